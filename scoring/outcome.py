@@ -1,0 +1,75 @@
+"""How the play ended, for suit and grand games of both rule sets.
+
+The outcome is given either as flags (``won``, ``schneider``, ``schwarz``) or as the
+declarer's ``card_points``, from which ``won`` and ``schneider`` follow. ``schwarz`` is
+always a flag: card points cannot show whether a side took no trick.
+"""
+
+from __future__ import annotations
+
+from scoring.errors import fail
+from scoring.game import Game
+
+__all__ = ["play_outcome"]
+
+_JSON_BOOL = {True: "true", False: "false"}
+
+
+def play_outcome(
+    game: Game, schneider_announced: bool, schwarz_announced: bool, schneider_from: int
+) -> tuple[bool, bool, bool]:
+    """Return (won, schneider, schwarz) of the play, before any overbid check.
+
+    ``schneider_from`` is the declarer's card points that make the opponents schneider:
+    90 in ISPA (rules §1.3), 91 in NA (rules §3.3). The declarer is schneider himself with
+    30 or fewer in both. The announcement flags already include what they imply.
+    """
+    schwarz = game.schwarz
+    card_points = game.card_points
+    if card_points is None:
+        won = game.won
+        if won is None:
+            raise fail("result_required")
+        schneider = game.schneider
+        # rules §1.3: schwarz implies schneider; with flags both must be given.
+        if schwarz and not schneider:
+            raise fail("schwarz_without_schneider")
+        if won:
+            # rules §1.3 / §3.2: an announced level not reached loses the game, so a
+            # "won" game without it is a mistake in the entry.
+            if schwarz_announced and not schwarz:
+                raise fail("announced_not_reached", level="schwarz")
+            if schneider_announced and not schneider:
+                raise fail("announced_not_reached", level="schneider")
+        return won, schneider, schwarz
+
+    if not 0 <= card_points <= 120:
+        raise fail("card_points_range")
+    if schwarz and 0 < card_points < 120:
+        raise fail("schwarz_card_points", card_points=card_points)
+    schneider = card_points >= schneider_from or card_points <= 30
+    if game.schneider and not schneider:
+        raise fail(
+            "contradiction",
+            field="schneider",
+            given="true",
+            card_points=card_points,
+            derived="false",
+        )
+    # 61 card points win (rules §1.4, §3.3); an announcement must also be reached: schneider
+    # by the card points, schwarz by the declarer taking every trick.
+    won = (
+        card_points >= 61
+        and (not schneider_announced or card_points >= schneider_from)
+        and (not schwarz_announced or (schwarz and card_points == 120))
+    )
+    given = game.won
+    if given is not None and given is not won:
+        raise fail(
+            "contradiction",
+            field="won",
+            given=_JSON_BOOL[given],
+            card_points=card_points,
+            derived=_JSON_BOOL[won],
+        )
+    return won, schneider, schwarz
