@@ -1,0 +1,62 @@
+# Two commands on a fresh machine (see README.md):
+#   make run    set everything up, load demo data, serve http://127.0.0.1:8000
+#   make test   the whole test suite (unit, services, views, browser)
+# Other targets: make setup, make lint, make test-postgres, make bench,
+# make messages (needs GNU gettext; the compiled catalogue is committed).
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
+DEV_ENV := DJANGO_DEBUG=1
+PORT ?= 8000
+
+.PHONY: run setup test test-postgres lint format bench browser-deps messages clean
+
+$(STAMP): requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# Debian's Chromium for the browser tests (no browser download works here).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+run: $(STAMP)
+	$(DEV_ENV) $(PY) manage.py migrate --no-input
+	$(DEV_ENV) $(PY) manage.py demo_data
+	@echo "Open http://127.0.0.1:$(PORT)/  (sign in as: secretary / skat-demo)"
+	$(DEV_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+test: $(STAMP) browser-deps
+	$(DEV_ENV) $(PY) -m pytest
+
+# The same suite against PostgreSQL (the server at 127.0.0.1:5432, user postgres).
+PG_URL ?= postgres://postgres@127.0.0.1:5432/skatclub
+test-postgres: $(STAMP) browser-deps
+	DATABASE_URL=$(PG_URL) $(DEV_ENV) $(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: $(STAMP)
+	$(PY) bench/scoring.py
+
+messages: $(STAMP)
+	$(DEV_ENV) $(PY) manage.py makemessages -l de --ignore '.venv/*' --ignore 'bench/*'
+	$(DEV_ENV) $(PY) manage.py compilemessages --ignore '.venv/*'
+
+clean:
+	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache

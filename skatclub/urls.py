@@ -1,0 +1,19 @@
+"""URL root: public pages, the secretaries' pages under /manage/, i18n and the admin."""
+
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),
+]
+
+urlpatterns += i18n_patterns(
+    path("admin/", admin.site.urls),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("manage/", include("tournaments.urls_admin")),
+    path("", include("tournaments.urls_public")),
+    prefix_default_language=False,
+)
