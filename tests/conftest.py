@@ -1,0 +1,94 @@
+"""The named cast of fixtures shared by every test (STYLE.md habit 12).
+
+- `secretary`: signed-in-able user who manages `club`;
+- `other_club_secretary`: manages another club;
+- `player`: a user without any club to manage;
+- `anonymous`: nobody signed in.
+`club`, `tournament` (ISPA, published, list scoring) and `players` (a roster) belong to the
+secretary's club. `seated_series(n)` registers n players and draws series 1.
+"""
+
+import pytest
+from django.test import Client
+
+from tests.factories import (
+    ClubFactory,
+    PlayerFactory,
+    RegistrationFactory,
+    TournamentFactory,
+    UserFactory,
+)
+from tournaments import services
+
+
+@pytest.fixture
+def club(db):
+    return ClubFactory(name="Skatfreunde Altenburg")
+
+
+@pytest.fixture
+def secretary(club):
+    user = UserFactory(username="secretary")
+    club.secretaries.add(user)
+    return user
+
+
+@pytest.fixture
+def other_club_secretary(db):
+    user = UserFactory(username="other")
+    ClubFactory(name="Skatclub Leipzig").secretaries.add(user)
+    return user
+
+
+@pytest.fixture
+def player(db):
+    return UserFactory(username="player")
+
+
+@pytest.fixture
+def anonymous():
+    return None
+
+
+@pytest.fixture
+def client_for(db):
+    """`client_for(user)`: a test client signed in as that user (None: anonymous)."""
+
+    def make(user):
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def tournament(club):
+    return TournamentFactory(club=club, name="Herbstpreisskat", slug="herbstpreisskat")
+
+
+@pytest.fixture
+def na_tournament(club):
+    return TournamentFactory(club=club, name="Tournée evening", slug="tournee", rules="na")
+
+
+@pytest.fixture
+def roster(club):
+    def make(n, **kwargs):
+        return [PlayerFactory(club=club, **kwargs) for _ in range(n)]
+
+    return make
+
+
+@pytest.fixture
+def seated_series(tournament, roster):
+    """Register n players and draw series 1 with a fixed seed."""
+
+    def make(n=4, *, target=None, seed=1):
+        target = target or tournament
+        for p in roster(n):
+            RegistrationFactory(tournament=target, player=p)
+        return services.series_draw(tournament=target, seed=seed)
+
+    return make

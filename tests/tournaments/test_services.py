@@ -1,0 +1,300 @@
+"""Every service: the happy path, the user's mistakes, and that a failure writes nothing."""
+
+import pytest
+
+from tests.factories import PlayerFactory, RegistrationFactory
+from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tournaments import selectors, services
+from tournaments.errors import UserError
+from tournaments.models import Game, GameChange, Penalty, Seat, Series, Tournament
+
+pytestmark = pytest.mark.django_db
+
+GRAND = {"declarer": 2, "game": "grand", "matadors": 2, "card_points": 78, "bid": 20}
+
+
+@pytest.fixture
+def table(seated_series):
+    return seated_series(4).tables.get()
+
+
+class TestGameRecord:
+    def test_stores_the_engines_values(self, table, secretary):
+        game = services.game_record(table=table, data=GRAND, user=secretary)
+        # rules §1.3: with 2, game 3 → 3 × 24 = 72; won (78 > 60); list +50 (rules §2).
+        assert (game.number, game.value, game.score, game.is_won) == (1, 72, 72, True)
+        assert (game.list_declarer, game.list_others) == (122, 0)
+        change = GameChange.objects.get()
+        assert change.action == "created" and change.user == secretary
+
+    def test_lost_game_gives_the_others_30_at_a_4_table(self, table):
+        game = services.game_record(
+            table=table,
+            data={
+                "declarer": 3,
+                "game": "diamonds",
+                "matadors": 2,
+                "without": True,
+                "card_points": 50,
+            },
+        )  # scoring-contract example: 27 → −54, list −104, others +30
+        assert (game.value, game.score, game.list_declarer, game.list_others) == (
+            27,
+            -54,
+            -104,
+            30,
+        )
+        assert game.is_lost
+
+    def test_the_dealer_cannot_declare_at_a_4_table(self, table):
+        with pytest.raises(UserError, match="deals game 1 and sits out"):
+            services.game_record(table=table, data={**GRAND, "declarer": 1})
+        assert not Game.objects.exists() and not GameChange.objects.exists()
+
+    def test_the_deal_rotates(self, table):
+        services.game_record(table=table, data=GRAND)
+        with pytest.raises(UserError, match="deals game 2"):
+            services.game_record(table=table, data=GRAND)
+        assert services.game_record(table=table, data={**GRAND, "declarer": 3}).number == 2
+
+    def test_invalid_game_is_rejected_with_the_engines_reason(self, table):
+        with pytest.raises(UserError, match="matadors must be between 1 and 11"):
+            services.game_record(
+                table=table, data={"declarer": 2, "game": "clubs", "matadors": 12, "won": True}
+            )
+        assert not Game.objects.exists()
+
+    def test_passed_in_deal_uses_a_row_and_scores_nothing(self, table):
+        game = services.game_record(table=table, data={"game": "passed"})
+        assert (game.declarer, game.score, game.is_won, game.is_lost) == (None, 0, False, False)
+
+    def test_kontra_needs_the_house_rule(self, table):
+        with pytest.raises(UserError, match="Kontra"):
+            services.game_record(table=table, data={**GRAND, "kontra": True})
+        Tournament.objects.update(kontra_allowed=True)
+        table.refresh_from_db()
+        game = services.game_record(table=table, data={**GRAND, "kontra": True})
+        # rules §1.7: Kontra doubles the score, not the ±50.
+        assert (game.value, game.score, game.list_declarer) == (72, 144, 194)
+
+    def test_a_full_sheet_takes_no_more_games(self, table):
+        Tournament.objects.update(games_per_series_4=2)
+        table.refresh_from_db()
+        services.game_record(table=table, data=GRAND)
+        services.game_record(table=table, data={"game": "passed"})
+        with pytest.raises(UserError, match="complete"):
+            services.game_record(table=table, data={"game": "passed"})
+
+    def test_a_closed_series_takes_no_games(self, table):
+        Series.objects.update(status=Series.Status.CLOSED)
+        with pytest.raises(UserError, match="closed"):
+            services.game_record(table=table, data=GRAND)
+
+    def test_list_scoring_off_gives_plain_game_points(self, table):
+        Tournament.objects.update(list_scoring=False)
+        table.refresh_from_db()
+        game = services.game_record(table=table, data=GRAND)
+        assert (game.list_declarer, game.list_others) == (72, 0)
+
+    def test_first_game_starts_the_series_and_the_tournament(self, table):
+        services.game_record(table=table, data=GRAND)
+        assert Series.objects.get().started
+        assert Tournament.objects.get().status == Tournament.Status.RUNNING
+
+
+class TestGameCorrect:
+    def test_correction_is_kept_with_who_and_what(self, table, secretary):
+        game = services.game_record(table=table, data=GRAND)
+        corrected = services.game_correct(
+            game=game,
+            data={**GRAND, "matadors": 3},
+            user=secretary,
+            reason="typo",
+        )
+        assert corrected.value == 96  # with 3, game 4 × 24
+        change = GameChange.objects.get(action="corrected")
+        assert change.user == secretary and change.reason == "typo"
+        assert change.diff["matadors"] == [2, 3] and change.diff["value"] == [72, 96]
+
+    def test_correction_moves_the_standings_at_once(self, table):
+        game = services.game_record(table=table, data=GRAND)
+        before = {
+            r.player_name: r.list_points
+            for r in selectors.tournament_standings(table.series.tournament)
+        }
+        services.game_correct(game=game, data={**GRAND, "card_points": 40})
+        after = {
+            r.player_name: r.list_points
+            for r in selectors.tournament_standings(table.series.tournament)
+        }
+        declarer = table.seats.get(number=2).player.name
+        assert before[declarer] == 122 and after[declarer] == -144 - 50
+
+    def test_a_bad_correction_changes_nothing(self, table):
+        game = services.game_record(table=table, data=GRAND)
+        with pytest.raises(UserError):
+            services.game_correct(game=game, data={**GRAND, "card_points": 121})
+        game.refresh_from_db()
+        assert game.card_points == 78 and GameChange.objects.count() == 1
+
+    def test_unchanged_correction_writes_no_history(self, table):
+        game = services.game_record(table=table, data=GRAND)
+        services.game_correct(game=game, data=dict(GRAND))
+        assert GameChange.objects.count() == 1
+
+
+class TestGameDelete:
+    def test_only_the_last_row_can_go(self, table):
+        first = services.game_record(table=table, data=GRAND)
+        services.game_record(table=table, data={"game": "passed"})
+        with pytest.raises(UserError, match="last game"):
+            services.game_delete(game=first)
+        last = Game.objects.get(number=2)
+        services.game_delete(game=last)
+        assert list(Game.objects.values_list("number", flat=True)) == [1]
+        assert GameChange.objects.filter(action="deleted", game_number=2).exists()
+
+
+class TestTableClose:
+    def _fill(self, table):
+        Tournament.objects.update(games_per_series_4=48)
+        enter(table, sheet_rows(WORKED_EXAMPLE, 4))
+
+    def test_needs_the_whole_series(self, table):
+        services.game_record(table=table, data=GRAND)
+        with pytest.raises(UserError, match="1 of 48 games"):
+            services.table_close(table=table)
+        table.refresh_from_db()
+        assert not table.closed
+
+    def test_paper_totals_that_agree_close_the_sheet(self, table):
+        self._fill(table)
+        differences = services.table_close(
+            table=table, paper_totals={1: 1332, 2: 1308, 3: 1320, 4: 108}
+        )
+        table.refresh_from_db()
+        assert differences == [] and table.closed
+
+    def test_every_difference_is_flagged_and_the_sheet_stays_open(self, table):
+        self._fill(table)
+        differences = services.table_close(
+            table=table, paper_totals={1: 1332, 2: 1380, 3: 1320, 4: 100}
+        )
+        assert [(d.seat, d.paper, d.computed) for d in differences] == [
+            (2, 1380, 1308),
+            (4, 100, 108),
+        ]
+        table.refresh_from_db()
+        assert not table.closed
+        services.table_close(table=table, paper_totals={2: 1380, 4: 100}, accept_differences=True)
+        table.refresh_from_db()
+        assert table.closed
+
+
+class TestSeriesDraw:
+    def test_draw_seats_everyone_once_in_tables_of_4_and_3(self, tournament, roster):
+        for p in roster(11):
+            RegistrationFactory(tournament=tournament, player=p)
+        series = services.series_draw(tournament=tournament, seed=7)
+        sizes = sorted(series.tables.values_list("size", flat=True))
+        assert sizes == [3, 4, 4]  # rules §4: (−11 mod 4) = 1 three-table
+        assert Seat.objects.filter(series=series).values("player").distinct().count() == 11
+
+    def test_same_seed_same_draw(self, tournament, roster):
+        for p in roster(16):
+            RegistrationFactory(tournament=tournament, player=p)
+        first = services.series_draw(tournament=tournament, seed=42)
+        seats = list(first.seats.order_by("table__number", "number").values_list("player_id"))
+        services.series_delete(series=first)
+        again = services.series_draw(tournament=tournament, seed=42)
+        assert (
+            list(again.seats.order_by("table__number", "number").values_list("player_id")) == seats
+        )
+
+    def test_five_players_cannot_be_split(self, tournament, roster):
+        for p in roster(5):
+            RegistrationFactory(tournament=tournament, player=p)
+        with pytest.raises(UserError, match="5 players cannot be split"):
+            services.series_draw(tournament=tournament, seed=1)
+        assert not Series.objects.exists()
+
+    def test_redraw_only_before_the_first_game(self, table):
+        series = table.series
+        services.series_redraw(series=series, seed=99)
+        series.refresh_from_db()
+        assert series.draw_seed == 99
+        services.game_record(table=series.tables.get(), data=GRAND)
+        with pytest.raises(UserError, match="redrawn"):
+            services.series_redraw(series=series, seed=5)
+
+    def test_second_series_seeded_by_the_standings(self, tournament, roster):
+        for p in roster(8):
+            RegistrationFactory(tournament=tournament, player=p)
+        first = services.series_draw(tournament=tournament, seed=3)
+        table = first.tables.get(number=2)
+        services.game_record(table=table, data=GRAND)
+        leader = table.seats.get(number=2).player_id
+        second = services.series_draw(tournament=tournament, method="standings", seed=4)
+        assert second.number == 2
+        assert leader in second.tables.get(number=1).seats.values_list("player_id", flat=True)
+
+    def test_swap_two_seats_before_the_start(self, table):
+        a, b = table.seats.get(number=1), table.seats.get(number=3)
+        services.seat_swap(seat_a=a, seat_b=b)
+        assert table.seats.get(number=1).player_id == b.player_id
+        assert table.seats.get(number=3).player_id == a.player_id
+        services.game_record(table=table, data=GRAND)
+        with pytest.raises(UserError, match="started"):
+            services.seat_swap(seat_a=a, seat_b=b)
+
+
+class TestTournamentSettings:
+    def test_changing_the_bonus_recomputes_the_stored_list_points(self, table):
+        services.game_record(table=table, data=GRAND)
+        services.tournament_update(tournament=table.series.tournament, bonus_won=60)
+        assert Game.objects.get().list_declarer == 72 + 60
+
+    def test_rules_cannot_change_once_games_exist(self, table):
+        services.game_record(table=table, data=GRAND)
+        with pytest.raises(UserError, match="rule set"):
+            services.tournament_update(tournament=table.series.tournament, rules="na")
+
+    def test_finish_needs_closed_series(self, table):
+        with pytest.raises(UserError, match="Close every series"):
+            services.tournament_set_status(
+                tournament=table.series.tournament, status=Tournament.Status.FINISHED
+            )
+
+
+class TestRegistrations:
+    def test_a_seated_player_cannot_be_unregistered(self, table):
+        registration = table.series.tournament.registrations.first()
+        with pytest.raises(UserError, match="seated"):
+            services.registration_remove(registration=registration)
+
+    def test_register_twice_adds_once(self, tournament, club):
+        p = PlayerFactory(club=club)
+        assert services.registration_add(tournament=tournament, players=[p]) == 1
+        assert services.registration_add(tournament=tournament, players=[p]) == 0
+
+    def test_player_name_is_required(self, club):
+        with pytest.raises(UserError):
+            services.player_create(name="  ", club=club)
+
+
+def test_penalty_adds_to_game_points(seated_series, na_tournament):
+    table = seated_series(3, target=na_tournament).tables.get()
+    services.penalty_record(table=table, seat=2, points=-10, reason="misdeal")
+    line = {t.seat: t for t in selectors.table_seat_totals(table)}[2]
+    assert (line.game_points, line.list_points) == (-10, -10)
+    with pytest.raises(UserError):
+        services.penalty_record(table=table, seat=4, points=-10)
+    assert Penalty.objects.count() == 1
+
+
+def test_recompute_rebuilds_tampered_values(table):
+    services.game_record(table=table, data=GRAND)
+    Game.objects.update(value=1, score=1, list_declarer=1)
+    assert services.scores_recompute() == 1
+    game = Game.objects.get()
+    assert (game.value, game.score, game.list_declarer) == (72, 72, 122)

@@ -1,0 +1,66 @@
+"""Django admin for superusers: browse everything; score fields stay read-only.
+
+Games are entered and corrected through the secretaries' pages (services keep the computed
+values and the history); here they can only be read.
+"""
+
+from django.contrib import admin
+
+from tournaments import models
+
+
+@admin.register(models.Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "city"]
+    search_fields = ["name", "city"]
+    filter_horizontal = ["secretaries"]
+
+
+@admin.register(models.Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "team", "category", "federation_number"]
+    list_filter = ["club", "category"]
+    search_fields = ["name", "team", "federation_number"]
+
+
+@admin.register(models.Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+class RegistrationInline(admin.TabularInline):
+    model = models.Registration
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+@admin.register(models.Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "date", "club", "rules", "status", "published"]
+    list_filter = ["rules", "status", "published", "club"]
+    search_fields = ["name", "slug"]
+    date_hierarchy = "date"
+    inlines = [RegistrationInline]
+    readonly_fields = ["rules"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(models.Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["table", "number", "declarer", "game", "value", "score", "is_won"]
+    list_filter = ["game", "table__series__tournament"]
+    list_select_related = ["table__series__tournament"]
+
+
+@admin.register(models.GameChange)
+class GameChangeAdmin(ReadOnlyAdmin):
+    list_display = ["table", "game_number", "action", "user", "at"]
+    list_filter = ["action"]

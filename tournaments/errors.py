@@ -1,0 +1,99 @@
+"""User-facing errors of the tournaments app.
+
+`UserError` is a mistake by a user (a form, an import, a command line, a URL): it carries a
+translated message the view shows, and the write it interrupted is rolled back. Broken
+invariants stay plain exceptions.
+
+The rules engine raises `scoring.ScoringError` with a stable code and an English message;
+`from_scoring` turns it into a `UserError` whose message is in the active language.
+"""
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+
+# The engine's codes as translatable templates filled from the error's params (see
+# scoring/errors.py). English shows the engine's own message, which says the same.
+SCORING_MESSAGES = {
+    "not_an_object": _("A game must be a set of fields."),
+    "unknown_field": _("Unknown field “%(field)s”."),
+    "missing_field": _("%(field)s is required."),
+    "bad_type": _("%(field)s has the wrong type."),
+    "unknown_rules": _("Unknown rule set."),
+    "unknown_game": _("This game does not exist in the tournament's rule set."),
+    "unknown_trump": _("Unknown trump."),
+    "unknown_ramsch": _("Unknown ramsch result."),
+    "table_size_range": _("A table has 3 or 4 players."),
+    "required_for_game": _("%(field)s is required for this game."),
+    "result_required": _("Enter whether the declarer won, or the card points."),
+    "field_not_allowed": _("%(field)s is not allowed for this game."),
+    "ispa_only": _("%(field)s exists only under the ISPA rules."),
+    "na_only": _("%(field)s exists only under the North American rules."),
+    "matadors_range": _("The matadors must be between 1 and %(max)s for this game."),
+    "card_points_range": _("Card points must be between 0 and 120."),
+    "invalid_bid": _("The bid %(bid)s is not a valid game value."),
+    "na_bid_range": _("The bid %(bid)s is not a valid bid: bids go from 10 to 216."),
+    "null_below_bid": _(
+        "This null game is worth %(value)s, below the bid %(bid)s: enter the referee's "
+        "ruling as a correction."
+    ),
+    "announce_without_hand": _("%(field)s requires a hand game."),
+    "announce_outside_solo": _("%(field)s is only possible in a solo."),
+    "re_without_kontra": _("Re requires Kontra."),
+    "schwarz_without_schneider": _("Schwarz without schneider: a schwarz game is schneider too."),
+    "schwarz_card_points": _("Schwarz needs 0 or 120 card points, not %(card_points)s."),
+    "announced_not_reached": _("Marked won, but the announced level was not reached."),
+    "contradiction": _("%(field)s contradicts the card points %(card_points)s."),
+}
+
+FIELD_LABELS = {
+    "declarer": _("declarer"),
+    "game": _("game"),
+    "trump": _("trump"),
+    "matadors": _("matadors"),
+    "without": _("without"),
+    "hand": _("hand"),
+    "schneider_announced": _("schneider announced"),
+    "schwarz_announced": _("schwarz announced"),
+    "ouvert": _("ouvert"),
+    "won": _("won"),
+    "schneider": _("schneider"),
+    "schwarz": _("schwarz"),
+    "card_points": _("card points"),
+    "bid": _("bid"),
+    "kontra": "Kontra",
+    "re": "Re",
+    "table_size": _("table size"),
+    "ramsch": _("ramsch result"),
+}
+
+
+class UserError(Exception):
+    """A user's mistake; `message` is shown as it is, `field` names the form field if any."""
+
+    def __init__(self, message, *, code: str = "invalid", field: str | None = None):
+        super().__init__(str(message))
+        self.message = message
+        self.code = code
+        self.field = field
+
+    def __str__(self):
+        return str(self.message)
+
+
+def from_scoring(error: "scoring.ScoringError") -> UserError:
+    """The engine's error in the active language; `field` names the offending field."""
+    params = dict(getattr(error, "params", {}) or {})
+    field = params.get("field") if params.get("field") in FIELD_LABELS else None
+    language = (get_language() or "en").split("-")[0]
+    if language == "en" or error.code not in SCORING_MESSAGES:
+        message = str(error)
+    else:
+        if field:
+            params["field"] = str(FIELD_LABELS[field]).capitalize()
+        try:
+            message = SCORING_MESSAGES[error.code] % params
+        except (KeyError, TypeError, ValueError):
+            message = str(error)
+    return UserError(message, code=f"scoring.{error.code}", field=field)

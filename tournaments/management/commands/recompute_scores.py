@@ -1,0 +1,26 @@
+"""Rebuild every stored game value from the rules engine (after a rules fix)."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments import services
+from tournaments.errors import UserError
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Recompute the stored value, score and list points of every game (or one tournament's)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", nargs="?", help="only this tournament")
+
+    def handle(self, *args, slug=None, **options):
+        tournament = None
+        if slug:
+            tournament = Tournament.objects.filter(slug=slug).first()
+            if tournament is None:
+                raise CommandError(f"no tournament with slug '{slug}'")
+        try:
+            count = services.scores_recompute(tournament=tournament)
+        except UserError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(f"{count} games recomputed")

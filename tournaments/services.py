@@ -1,0 +1,949 @@
+"""Every write of the tournaments app, and the one bridge between the ORM and `scoring`.
+
+Service functions are named `<thing>_<action>`, take keyword arguments only, run inside one
+transaction and raise `UserError` for a user's mistake (nothing is written then).
+
+A *game mapping* is a game as the scoring contract and the interchange format spell it
+(`../shared/rules/scoring-contract.md`): `{"game": "grand", "matadors": 2, ...}` plus the
+sheet's `declarer` seat (for an NA ramsch: the seat the result scores and `ramsch`).
+`rules` and `table_size` come from the tournament and the table.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+import scoring
+from tournaments import draw as draw_engine
+from tournaments.errors import UserError, from_scoring
+from tournaments.models import (
+    Club,
+    Game,
+    GameChange,
+    GameType,
+    Penalty,
+    Player,
+    Registration,
+    RuleSet,
+    Season,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+)
+
+# The declared fields of a game: the scoring contract's input less `rules`/`table_size`.
+DECLARED_FIELDS = (
+    "game",
+    "trump",
+    "matadors",
+    "without",
+    "hand",
+    "schneider_announced",
+    "schwarz_announced",
+    "ouvert",
+    "won",
+    "schneider",
+    "schwarz",
+    "card_points",
+    "bid",
+    "kontra",
+    "re",
+)
+BOOL_FIELDS = frozenset(
+    {
+        "without",
+        "hand",
+        "schneider_announced",
+        "schwarz_announced",
+        "ouvert",
+        "schneider",
+        "schwarz",
+        "kontra",
+        "re",
+    }
+)
+SHEET_FIELDS = ("declarer", *DECLARED_FIELDS, "ramsch")
+
+
+# --------------------------------------------------------------------------------------
+# The bridge to the rules engine
+# --------------------------------------------------------------------------------------
+
+
+def bonus_for(tournament: Tournament) -> scoring.Bonus:
+    return scoring.Bonus(
+        won=tournament.bonus_won,
+        lost=tournament.bonus_lost,
+        others_3=tournament.bonus_others_3,
+        others_4=tournament.bonus_others_4,
+    )
+
+
+def game_mapping_of(game: Game) -> dict:
+    """The stored sheet row as a game mapping (defaults left out), as the interchange has it."""
+    data: dict = {}
+    if game.declarer is not None and game.game != GameType.RAMSCH:
+        data["declarer"] = game.declarer
+    for name in DECLARED_FIELDS:
+        value = getattr(game, name)
+        if name in BOOL_FIELDS:
+            if value:
+                data[name] = True
+        elif value is not None and value != "":
+            data[name] = value
+    if game.game == GameType.RAMSCH:
+        data["ramsch"] = game.ramsch
+        data["declarer"] = game.declarer
+    return data
+
+
+def _engine_mapping(data: Mapping, *, rules: str, table_size: int) -> dict:
+    """The scoring contract's input for a game mapping (declarer left out)."""
+    # str(): the engine takes plain strings, and a RuleSet member is a str subclass.
+    mapping = {"rules": str(rules), "table_size": table_size}
+    for key, value in data.items():
+        if key == "declarer":
+            continue
+        if value is None or value == "" or (key in BOOL_FIELDS and value is False):
+            continue
+        mapping[key] = value
+    return mapping
+
+
+def game_evaluate(*, tournament: Tournament, table_size: int, data: Mapping) -> scoring.GameResult:
+    """Score one game mapping under the tournament's rules, or raise UserError."""
+    if (data.get("kontra") or data.get("re")) and not tournament.kontra_allowed:
+        raise UserError(
+            _("Kontra and Re are not allowed in this tournament (rules §1.7)."), field="kontra"
+        )
+    try:
+        return scoring.score_mapping(
+            _engine_mapping(data, rules=tournament.rules, table_size=table_size),
+            bonus_for(tournament),
+        )
+    except scoring.ScoringError as error:
+        raise from_scoring(error) from None
+
+
+def _check_declarer(*, table_size: int, number: int, data: Mapping) -> int | None:
+    """The declarer seat of a sheet row: a seat of the table that is not sitting out."""
+    kind = data.get("game")
+    declarer = data.get("declarer")
+    if kind == GameType.PASSED:
+        if declarer not in (None, ""):
+            raise UserError(_("A passed-in deal has no declarer."), field="declarer")
+        return None
+    if declarer in (None, ""):
+        if kind == GameType.RAMSCH:
+            raise UserError(_("Choose the seat the ramsch result scores."), field="declarer")
+        raise UserError(_("Choose the declarer."), field="declarer")
+    if isinstance(declarer, bool) or not isinstance(declarer, int):
+        raise UserError(_("The declarer must be a seat number."), field="declarer")
+    if not 1 <= declarer <= table_size:
+        raise UserError(
+            _("Seat %(seat)s does not exist at a table of %(size)s.")
+            % {"seat": declarer, "size": table_size},
+            field="declarer",
+        )
+    dealer = (number - 1) % table_size + 1
+    if table_size == 4 and declarer == dealer:
+        raise UserError(
+            _("Seat %(seat)s deals game %(number)s and sits out (rules §4).")
+            % {"seat": declarer, "number": number},
+            field="declarer",
+        )
+    return declarer
+
+
+def _apply(game: Game, data: Mapping, result: scoring.GameResult, declarer: int | None):
+    """Copy the declared fields and the engine's result onto a Game row."""
+    game.declarer = declarer
+    for name in DECLARED_FIELDS:
+        value = data.get(name)
+        if name in BOOL_FIELDS:
+            value = bool(value)
+        elif name == "trump":
+            value = value or ""
+        elif value == "":
+            value = None  # the engine read "" as "not given"; so does the row
+        setattr(game, name, value)
+    game.ramsch = data.get("ramsch") or ""
+    game.value = result.value or 0
+    game.score = result.score
+    game.overbid = result.overbid
+    declared = game.game not in (GameType.PASSED, GameType.RAMSCH)
+    game.is_won = declared and result.won is True
+    game.is_lost = declared and result.won is False
+    # rules §2: list scoring off, or NA, → plain game points (list points = score).
+    if result.list_declarer is not None and game.table.series.tournament.uses_list_points:
+        game.list_declarer = result.list_declarer
+        game.list_others = result.list_others or 0
+    else:
+        game.list_declarer = result.score
+        game.list_others = 0
+
+
+def game_build(*, table: Table, number: int, data: Mapping) -> Game:
+    """An unsaved, fully computed Game for sheet row `number`, or UserError."""
+    unknown = set(data) - set(SHEET_FIELDS)
+    if unknown:
+        raise UserError(
+            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(sorted(unknown))}
+        )
+    tournament = table.series.tournament
+    declarer = _check_declarer(table_size=table.size, number=number, data=data)
+    result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
+    game = Game(table=table, number=number)
+    _apply(game, data, result, declarer)
+    return game
+
+
+def _game_snapshot(game: Game) -> dict:
+    return {name: getattr(game, name) for name in (*SHEET_FIELDS, "value", "score")}
+
+
+def _locked_table(table: Table) -> Table:
+    return Table.objects.select_for_update().select_related("series__tournament").get(pk=table.pk)
+
+
+def _check_open(table: Table):
+    if table.series.status == Series.Status.CLOSED:
+        raise UserError(_("This series is closed; reopen it to change its sheets."))
+
+
+def game_record(*, table: Table, data: Mapping, user: AbstractBaseUser | None = None) -> Game:
+    """Enter the next row of a table's sheet."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        _check_open(table)
+        if table.closed:
+            raise UserError(_("This sheet is closed; reopen it to enter more games."))
+        number = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
+        limit = table.series.tournament.games_per_series(table.size)
+        if number > limit:
+            raise UserError(
+                _("The sheet is complete: a table of %(size)s plays %(limit)s games.")
+                % {"size": table.size, "limit": limit}
+            )
+        game = game_build(table=table, number=number, data=data)
+        game.save()
+        GameChange.objects.create(
+            table=table,
+            game=game,
+            game_number=number,
+            action=GameChange.Action.CREATED,
+            user=_user(user),
+            diff=_jsonable(_game_snapshot(game)),
+        )
+        _mark_started(table.series)
+    return game
+
+
+def _mark_started(series: Series):
+    """The first game starts the series (no more seat swaps) and the tournament."""
+    if not series.started:
+        Series.objects.filter(pk=series.pk).update(started=True)
+        series.started = True
+    tournament = series.tournament
+    if tournament.status == Tournament.Status.PLANNED:
+        Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+        tournament.status = Tournament.Status.RUNNING
+
+
+def games_bulk_record(*, table: Table, rows: Sequence[Mapping]) -> list[Game]:
+    """Append many rows to a sheet at once (generated or imported data; no history rows).
+
+    Each row is checked as `game_record` checks it; one bad row rejects them all.
+    """
+    with transaction.atomic():
+        table = _locked_table(table)
+        _check_open(table)
+        if table.closed:
+            raise UserError(_("This sheet is closed; reopen it to enter more games."))
+        start = table.games.aggregate(n=Max("number"))["n"] or 0
+        limit = table.series.tournament.games_per_series(table.size)
+        if start + len(rows) > limit:
+            raise UserError(
+                _("The sheet is complete: a table of %(size)s plays %(limit)s games.")
+                % {"size": table.size, "limit": limit}
+            )
+        games = [
+            game_build(table=table, number=number, data=row)
+            for number, row in enumerate(rows, start=start + 1)
+        ]
+        Game.objects.bulk_create(games, batch_size=1000)
+        if games:
+            _mark_started(table.series)
+    return games
+
+
+def game_correct(
+    *, game: Game, data: Mapping, user: AbstractBaseUser | None = None, reason: str = ""
+) -> Game:
+    """Replace the declared fields of an entered game; the change is kept in its history."""
+    with transaction.atomic():
+        table = _locked_table(game.table)
+        _check_open(table)
+        current = Game.objects.select_for_update().get(pk=game.pk)
+        before = _game_snapshot(current)
+        updated = game_build(table=table, number=current.number, data=data)
+        updated.pk = current.pk
+        updated.created = current.created
+        after = _game_snapshot(updated)
+        diff = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
+        if not diff:
+            return current
+        updated.save()
+        GameChange.objects.create(
+            table=table,
+            game=updated,
+            game_number=updated.number,
+            action=GameChange.Action.CORRECTED,
+            user=_user(user),
+            diff=_jsonable(diff),
+            reason=reason[:200],
+        )
+    return updated
+
+
+def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str = ""):
+    """Delete the last row of a sheet (a row in the middle is corrected instead)."""
+    with transaction.atomic():
+        table = _locked_table(game.table)
+        _check_open(table)
+        last = table.games.aggregate(n=Max("number"))["n"]
+        if game.number != last:
+            raise UserError(
+                _("Only the last game of a sheet can be deleted; correct game %(n)s instead.")
+                % {"n": game.number}
+            )
+        GameChange.objects.create(
+            table=table,
+            game=None,
+            game_number=game.number,
+            action=GameChange.Action.DELETED,
+            user=_user(user),
+            diff=_jsonable(_game_snapshot(game)),
+            reason=reason[:200],
+        )
+        game.delete()
+
+
+def game_preview(*, table: Table, data: Mapping, number: int | None = None) -> dict:
+    """What a row would score, for the live value while a secretary types (no write)."""
+    if number is None:
+        number = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    game = game_build(table=table, number=number, data=data)
+    return {
+        "value": game.value,
+        "score": game.score,
+        "won": game.is_won if (game.is_won or game.is_lost) else None,
+        "overbid": game.overbid,
+        "list_declarer": game.list_declarer,
+        "list_others": game.list_others,
+    }
+
+
+def penalty_record(
+    *, table: Table, seat: int, points: int, reason: str = "", user=None
+) -> Penalty:
+    with transaction.atomic():
+        table = _locked_table(table)
+        _check_open(table)
+        if not 1 <= seat <= table.size:
+            raise UserError(_("Seat %(seat)s does not exist at this table.") % {"seat": seat})
+        if points == 0:
+            raise UserError(_("A penalty of 0 points changes nothing."))
+        return Penalty.objects.create(table=table, seat=seat, points=points, reason=reason)
+
+
+# --------------------------------------------------------------------------------------
+# Table sheets
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TotalDifference:
+    seat: int
+    player: str
+    paper: int
+    computed: int
+
+
+def table_close(
+    *,
+    table: Table,
+    paper_totals: Mapping[int, int] | None = None,
+    accept_differences: bool = False,
+    user: AbstractBaseUser | None = None,
+) -> list[TotalDifference]:
+    """Close a sheet: it must hold the whole series; typed paper totals are compared.
+
+    Returns the differences between the paper totals and the site's; with differences the
+    sheet stays open unless `accept_differences` (the paper list is wrong).
+    """
+    from tournaments.selectors import table_seat_totals
+
+    with transaction.atomic():
+        table = _locked_table(table)
+        _check_open(table)
+        played = table.games.count()
+        limit = table.series.tournament.games_per_series(table.size)
+        if played != limit:
+            raise UserError(
+                _("The sheet holds %(played)s of %(limit)s games; it cannot be closed yet.")
+                % {"played": played, "limit": limit}
+            )
+        differences = []
+        if paper_totals:
+            totals = {t.seat: t for t in table_seat_totals(table)}
+            for seat, paper in sorted(paper_totals.items()):
+                if seat not in totals:
+                    raise UserError(_("Seat %(seat)s does not exist.") % {"seat": seat})
+                if totals[seat].list_points != paper:
+                    differences.append(
+                        TotalDifference(
+                            seat, totals[seat].player_name, paper, totals[seat].list_points
+                        )
+                    )
+            table.paper_totals = {str(seat): paper for seat, paper in paper_totals.items()}
+        if differences and not accept_differences:
+            table.save(update_fields=["paper_totals"])
+            return differences
+        table.closed = True
+        table.save(update_fields=["closed", "paper_totals"])
+    return differences
+
+
+def table_reopen(*, table: Table, user=None) -> Table:
+    with transaction.atomic():
+        table = _locked_table(table)
+        _check_open(table)
+        table.closed = False
+        table.save(update_fields=["closed"])
+    return table
+
+
+# --------------------------------------------------------------------------------------
+# Series and draws
+# --------------------------------------------------------------------------------------
+
+
+def _previous_opponents(tournament: Tournament) -> set[frozenset[int]]:
+    by_table: dict[int, list[int]] = {}
+    for table_id, player_id in Seat.objects.filter(series__tournament=tournament).values_list(
+        "table_id", "player_id"
+    ):
+        by_table.setdefault(table_id, []).append(player_id)
+    pairs = set()
+    for players in by_table.values():
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                pairs.add(frozenset((a, b)))
+    return pairs
+
+
+def _draw_tables(
+    *, tournament: Tournament, method: str, seed: int, keep_apart: str
+) -> list[list[int]]:
+    from tournaments.selectors import tournament_standings
+
+    registrations = list(
+        Registration.objects.filter(tournament=tournament).select_related("player__club")
+    )
+    entrants = [
+        draw_engine.Entrant(
+            id=r.player_id,
+            team=r.player.team,
+            club=r.player.club.name if r.player.club else "",
+        )
+        for r in registrations
+    ]
+    ranking = None
+    if method == Series.DrawMethod.STANDINGS:
+        ranked = [row.player_id for row in tournament_standings(tournament)]
+        registered = {e.id for e in entrants}
+        ranking = [pid for pid in ranked if pid in registered]
+        # Players without a result yet (late entries) go to the end, in name order.
+        ranking += sorted(registered - set(ranking), key=lambda pid: pid)
+    try:
+        return draw_engine.draw(
+            entrants,
+            seed=seed,
+            ranking=ranking,
+            keep_apart=keep_apart,
+            previous_opponents=_previous_opponents(tournament),
+        )
+    except draw_engine.DrawError as error:
+        raise UserError(_draw_message(error, len(entrants)), code=error.code) from None
+
+
+def _draw_message(error: draw_engine.DrawError, count: int) -> str:
+    if error.code == "impossible_split":
+        return _(
+            "%(count)s players cannot be split into tables of 3 and 4 (rules §4). Add or "
+            "remove a player: 3, 4 and every number from 6 up can be seated."
+        ) % {"count": count}
+    return str(error)
+
+
+def _create_tables(series: Series, tables: Sequence[Sequence[int]]):
+    table_rows = Table.objects.bulk_create(
+        [
+            Table(series=series, number=i, size=len(players))
+            for i, players in enumerate(tables, start=1)
+        ]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, series=series, number=seat, player_id=player_id)
+            for table, players in zip(table_rows, tables, strict=True)
+            for seat, player_id in enumerate(players, start=1)
+        ]
+    )
+
+
+def series_draw(
+    *,
+    tournament: Tournament,
+    method: str = Series.DrawMethod.RANDOM,
+    seed: int | None = None,
+    keep_apart: str = "team",
+    user: AbstractBaseUser | None = None,
+) -> Series:
+    """Draw the next series: split into 4- and 3-tables and seat everyone (rules §4)."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise UserError(_("The tournament is finished."))
+        number = (tournament.series.aggregate(n=Max("number"))["n"] or 0) + 1
+        tables = _draw_tables(
+            tournament=tournament, method=method, seed=seed, keep_apart=keep_apart
+        )
+        series = Series.objects.create(
+            tournament=tournament, number=number, draw_seed=seed, draw_method=method
+        )
+        _create_tables(series, tables)
+    return series
+
+
+def series_redraw(
+    *,
+    series: Series,
+    seed: int | None = None,
+    keep_apart: str = "team",
+    user: AbstractBaseUser | None = None,
+) -> Series:
+    """Draw a series again, before its first game."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    with transaction.atomic():
+        series = Series.objects.select_for_update().get(pk=series.pk)
+        if series.started or Game.objects.filter(table__series=series).exists():
+            raise UserError(_("Games have been entered; the series can no longer be redrawn."))
+        series.tables.all().delete()
+        # The series being redrawn is not a previous series: its pairs are gone with it.
+        tables = _draw_tables(
+            tournament=series.tournament,
+            method=series.draw_method,
+            seed=seed,
+            keep_apart=keep_apart,
+        )
+        series.draw_seed = seed
+        series.save(update_fields=["draw_seed"])
+        _create_tables(series, tables)
+    return series
+
+
+def seat_swap(*, seat_a: Seat, seat_b: Seat, user: AbstractBaseUser | None = None):
+    """Swap two players' seats in a series that has not started."""
+    with transaction.atomic():
+        a = Seat.objects.select_for_update().select_related("series").get(pk=seat_a.pk)
+        b = Seat.objects.select_for_update().get(pk=seat_b.pk)
+        if a.series_id != b.series_id:
+            raise UserError(_("Both seats must be in the same series."))
+        if a.series.started:
+            raise UserError(_("The series has started; seats can no longer be swapped."))
+        if a.pk == b.pk:
+            return
+        player_a, player_b = a.player_id, b.player_id
+        # Two steps keep the (series, player) constraint satisfied at every statement.
+        Seat.objects.filter(pk=b.pk).delete()
+        a.player_id = player_b
+        a.save(update_fields=["player"])
+        Seat.objects.create(
+            pk=b.pk,
+            table_id=b.table_id,
+            series_id=b.series_id,
+            number=b.number,
+            player_id=player_a,
+        )
+
+
+def series_close(*, series: Series, user=None) -> Series:
+    with transaction.atomic():
+        series = Series.objects.select_for_update().get(pk=series.pk)
+        open_tables = list(series.tables.filter(closed=False).values_list("number", flat=True))
+        if open_tables:
+            raise UserError(
+                _("Close every sheet first; still open: table %(tables)s.")
+                % {"tables": ", ".join(str(n) for n in open_tables)}
+            )
+        series.status = Series.Status.CLOSED
+        series.save(update_fields=["status"])
+    return series
+
+
+def series_reopen(*, series: Series, user=None) -> Series:
+    with transaction.atomic():
+        series = Series.objects.select_for_update().get(pk=series.pk)
+        series.status = Series.Status.OPEN
+        series.save(update_fields=["status"])
+        Tournament.objects.filter(pk=series.tournament_id).update(status=Tournament.Status.RUNNING)
+    return series
+
+
+def series_delete(*, series: Series, user=None):
+    """Remove the last series of a tournament while no game is entered (a wrong draw)."""
+    with transaction.atomic():
+        series = Series.objects.select_for_update().get(pk=series.pk)
+        last = series.tournament.series.aggregate(n=Max("number"))["n"]
+        if series.number != last:
+            raise UserError(_("Only the last series can be removed."))
+        if Game.objects.filter(table__series=series).exists():
+            raise UserError(_("Games have been entered; the series cannot be removed."))
+        series.delete()
+
+
+# --------------------------------------------------------------------------------------
+# Clubs, players, tournaments
+# --------------------------------------------------------------------------------------
+
+
+def _user(user):
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def _jsonable(data: dict) -> dict:
+    def convert(value):
+        if isinstance(value, list):
+            return [convert(v) for v in value]
+        if isinstance(value, datetime.date | datetime.datetime):
+            return value.isoformat()
+        return value
+
+    return {key: convert(value) for key, value in data.items()}
+
+
+def _validated(instance, *, exclude: Iterable[str] = ()):
+    try:
+        instance.full_clean(exclude=list(exclude))
+    except ValidationError as error:
+        messages = []
+        for field, errors in error.message_dict.items():
+            label = field if field == "__all__" else instance._meta.get_field(field).verbose_name
+            for message in errors:
+                messages.append(message if field == "__all__" else f"{label}: {message}")
+        field = next(iter(error.message_dict), None)
+        raise UserError(" ".join(messages), field=None if field == "__all__" else field) from None
+    return instance
+
+
+def unique_slug(model, text: str, *, max_length: int = 80) -> str:
+    base = slugify(text)[: max_length - 6].strip("-") or "t"
+    slug, n = base, 2
+    while model.objects.filter(slug=slug).exists():
+        slug = f"{base}-{n}"
+        n += 1
+    return slug
+
+
+def club_create(*, name: str, city: str = "", secretaries: Iterable = ()) -> Club:
+    with transaction.atomic():
+        club = _validated(Club(name=name.strip(), city=city.strip()))
+        club.save()
+        club.secretaries.set(list(secretaries))
+    return club
+
+
+def season_create(
+    *, club: Club, name: str, teams_best_n: int | None = None, slug: str | None = None
+) -> Season:
+    with transaction.atomic():
+        season = Season(
+            club=club,
+            name=name.strip(),
+            slug=slug or unique_slug(Season, name),
+            teams_best_n=teams_best_n,
+        )
+        _validated(season)
+        season.save()
+    return season
+
+
+def player_create(
+    *,
+    name: str,
+    club: Club | None,
+    team: str = "",
+    category: str = "",
+    federation_number: str = "",
+) -> Player:
+    with transaction.atomic():
+        player = _validated(
+            Player(
+                name=" ".join(name.split()),
+                club=club,
+                team=team.strip(),
+                category=category,
+                federation_number=federation_number.strip(),
+            )
+        )
+        try:
+            player.save()
+        except IntegrityError:
+            raise UserError(
+                _("Another player of this club has federation number %(n)s.")
+                % {"n": federation_number}
+            ) from None
+    return player
+
+
+def player_update(*, player: Player, **fields) -> Player:
+    allowed = {"name", "team", "category", "federation_number"}
+    unknown = set(fields) - allowed
+    if unknown:
+        raise TypeError(f"player_update got unknown fields {unknown}")
+    with transaction.atomic():
+        for key, value in fields.items():
+            setattr(player, key, " ".join(value.split()) if key == "name" else value.strip())
+        _validated(player)
+        player.save()
+    return player
+
+
+TOURNAMENT_SETTINGS = (
+    "rules",
+    "list_scoring",
+    "bonus_won",
+    "bonus_lost",
+    "bonus_others_3",
+    "bonus_others_4",
+    "games_per_series_3",
+    "games_per_series_4",
+    "kontra_allowed",
+    "team_best_n",
+    "published",
+)
+
+
+def tournament_create(
+    *,
+    club: Club,
+    name: str,
+    date: datetime.date,
+    season: Season | None = None,
+    slug: str | None = None,
+    **settings,
+) -> Tournament:
+    unknown = set(settings) - set(TOURNAMENT_SETTINGS)
+    if unknown:
+        raise TypeError(f"tournament_create got unknown settings {unknown}")
+    with transaction.atomic():
+        tournament = Tournament(
+            club=club,
+            season=season,
+            name=name.strip(),
+            date=date,
+            slug=slug or unique_slug(Tournament, f"{name} {date:%Y-%m-%d}"),
+            **settings,
+        )
+        _validated(tournament)
+        if tournament.rules == RuleSet.NA and tournament.kontra_allowed:
+            raise UserError(_("Kontra and Re are an ISPA house rule (rules §1.7)."))
+        tournament.save()
+    return tournament
+
+
+def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
+    """Change a tournament's name, date or settings; scores are recomputed when rules change."""
+    allowed = {"name", "date", "season", *TOURNAMENT_SETTINGS}
+    unknown = set(fields) - allowed
+    if unknown:
+        raise TypeError(f"tournament_update got unknown fields {unknown}")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        scoring_fields = set(TOURNAMENT_SETTINGS) - {"team_best_n", "published"}
+        changes_scoring = any(
+            getattr(tournament, key) != value
+            for key, value in fields.items()
+            if key in scoring_fields
+        )
+        if (
+            "rules" in fields
+            and fields["rules"] != tournament.rules
+            and Game.objects.filter(table__series__tournament=tournament).exists()
+        ):
+            raise UserError(_("Games have been entered; the rule set can no longer change."))
+        for key, value in fields.items():
+            setattr(tournament, key, value)
+        _validated(tournament)
+        tournament.save()
+        if changes_scoring:
+            scores_recompute(tournament=tournament)
+    return tournament
+
+
+def tournament_set_status(*, tournament: Tournament, status: str) -> Tournament:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if (
+            status == Tournament.Status.FINISHED
+            and tournament.series.filter(status=Series.Status.OPEN).exists()
+        ):
+            raise UserError(_("Close every series before finishing the tournament."))
+        tournament.status = status
+        tournament.save(update_fields=["status"])
+    return tournament
+
+
+def registration_add(*, tournament: Tournament, players: Iterable[Player]) -> int:
+    """Register players (already registered ones are skipped); returns how many were added."""
+    with transaction.atomic():
+        existing = set(tournament.registrations.values_list("player_id", flat=True))
+        new = [
+            Registration(tournament=tournament, player=p) for p in players if p.pk not in existing
+        ]
+        Registration.objects.bulk_create(new)
+    return len(new)
+
+
+def registration_remove(*, registration: Registration):
+    with transaction.atomic():
+        if Seat.objects.filter(
+            series__tournament=registration.tournament_id, player=registration.player_id
+        ).exists():
+            raise UserError(_("This player has been seated in a series and cannot be removed."))
+        registration.delete()
+
+
+def registration_set_lots(*, tournament: Tournament, lots: Mapping[int, int | None]):
+    """Record the order a draw by lot gave among tied players (rules §2)."""
+    with transaction.atomic():
+        for registration in tournament.registrations.select_for_update():
+            if registration.player_id in lots:
+                registration.lot = lots[registration.player_id]
+                registration.save(update_fields=["lot"])
+
+
+def scores_recompute(*, tournament: Tournament | None = None) -> int:
+    """Rebuild every stored value after a rules fix or a settings change; returns the count.
+
+    A game the engine now rejects is reported as a UserError naming it, and nothing changes.
+    """
+    games = Game.objects.select_related("table__series__tournament").order_by("pk")
+    if tournament is not None:
+        games = games.filter(table__series__tournament=tournament)
+    fields = [
+        "value",
+        "score",
+        "is_won",
+        "is_lost",
+        "overbid",
+        "list_declarer",
+        "list_others",
+    ]
+    count = 0
+    with transaction.atomic():
+        batch = []
+        for game in games.iterator(chunk_size=2000):
+            data = game_mapping_of(game)
+            try:
+                result = game_evaluate(
+                    tournament=game.table.series.tournament,
+                    table_size=game.table.size,
+                    data=data,
+                )
+            except UserError as error:
+                raise UserError(
+                    _("%(t)s, series %(s)s, table %(tb)s, game %(g)s: %(e)s")
+                    % {
+                        "t": game.table.series.tournament.name,
+                        "s": game.table.series.number,
+                        "tb": game.table.number,
+                        "g": game.number,
+                        "e": error,
+                    }
+                ) from None
+            _apply(game, data, result, game.declarer)
+            batch.append(game)
+            if len(batch) >= 2000:
+                Game.objects.bulk_update(batch, fields)
+                count += len(batch)
+                batch = []
+        if batch:
+            Game.objects.bulk_update(batch, fields)
+            count += len(batch)
+    return count
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    created: int
+    reused: int
+    registered: int
+
+
+def players_import(*, tournament: Tournament, rows: Sequence[Mapping]) -> ImportResult:
+    """Register an imported player list: known players are reused, new ones created.
+
+    A row's club is the tournament's club when empty or equal to it; another club is found
+    by name or created (open tournaments have guests). A player is the same when the club
+    and the federation number agree, or else the club and the name.
+    """
+    created = reused = 0
+    players = []
+    with transaction.atomic():
+        clubs = {tournament.club.name.casefold(): tournament.club}
+        for row in rows:
+            club_name = (row.get("club") or "").strip()
+            club = clubs.get(club_name.casefold()) if club_name else tournament.club
+            if club is None:
+                club = Club.objects.filter(name__iexact=club_name).first() or club_create(
+                    name=club_name
+                )
+                clubs[club_name.casefold()] = club
+            number = (row.get("federation_number") or "").strip()
+            name = " ".join(str(row.get("name") or "").split())
+            player = None
+            if number:
+                player = Player.objects.filter(club=club, federation_number=number).first()
+            if player is None:
+                player = Player.objects.filter(club=club, name__iexact=name).first()
+            if player is None:
+                player = player_create(
+                    name=name,
+                    club=club,
+                    team=row.get("team") or "",
+                    category=row.get("category") or "",
+                    federation_number=number,
+                )
+                created += 1
+            else:
+                reused += 1
+            players.append(player)
+        registered = registration_add(tournament=tournament, players=players)
+    return ImportResult(created=created, reused=reused, registered=registered)
