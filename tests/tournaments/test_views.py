@@ -1,0 +1,278 @@
+"""Public pages and the secretaries' pages (sheet entry has its own module): who may do what."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import PlayerFactory, RegistrationFactory
+from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tournaments import services
+from tournaments.models import Registration, Series, Tournament
+
+pytestmark = pytest.mark.django_db
+
+USERS = ["anonymous", "player", "other_club_secretary", "secretary"]
+
+
+@pytest.fixture
+def series(seated_series):
+    return seated_series(4)
+
+
+@pytest.fixture
+def as_user(request, client_for):
+    def make(name):
+        return client_for(request.getfixturevalue(name))
+
+    return make
+
+
+def public_urls(tournament, series):
+    table = series.tables.get()
+    player = table.seats.first().player
+    return [
+        reverse("home"),
+        reverse("tournament_detail", kwargs={"tournament": tournament.slug}),
+        reverse("team_standings", kwargs={"tournament": tournament.slug}),
+        reverse("tournament_projector", kwargs={"tournament": tournament.slug}),
+        reverse("series_detail", kwargs={"tournament": tournament.slug, "series": 1}),
+        reverse("table_detail", kwargs={"tournament": tournament.slug, "series": 1, "table": 1}),
+        reverse("player_detail", kwargs={"pk": player.pk}),
+    ]
+
+
+@pytest.mark.parametrize("who", USERS)
+def test_everyone_reads_a_published_tournament(who, as_user, tournament, series):
+    enter(series.tables.get(), sheet_rows(WORKED_EXAMPLE, 4)[:5])
+    client = as_user(who)
+    for url in public_urls(tournament, series):
+        response = client.get(url)
+        assert response.status_code == 200, url
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("anonymous", 404), ("player", 404), ("other_club_secretary", 404), ("secretary", 200)],
+)
+def test_an_unpublished_tournament_is_hidden_from_all_but_its_club(
+    who, status, as_user, tournament, series
+):
+    Tournament.objects.update(published=False)
+    url = reverse("tournament_detail", kwargs={"tournament": tournament.slug})
+    assert as_user(who).get(url).status_code == status
+
+
+def test_standings_page_shows_the_worked_example(client, tournament, series):
+    enter(series.tables.get(), sheet_rows(WORKED_EXAMPLE, 4))
+    html = client.get(reverse("tournament_detail", kwargs={"tournament": tournament.slug}))
+    text = html.content.decode()
+    for points in ("1332", "1320", "1308", "108"):
+        assert points in text
+    assert text.index("1332") < text.index("1320") < text.index("1308")
+
+
+def test_standings_are_sortable(client, tournament, series):
+    url = reverse("tournament_detail", kwargs={"tournament": tournament.slug})
+    assert client.get(url, {"sort": "-won"}).status_code == 200
+
+
+def test_german_page(client, tournament, series):
+    response = client.get(
+        "/de" + reverse("tournament_detail", kwargs={"tournament": tournament.slug})
+    )
+    assert response.status_code == 200
+    assert response.headers["Content-Language"] == "de"
+
+
+def test_unknown_urls_are_404_not_500(client, tournament):
+    assert client.get("/t/no-such-tournament/").status_code == 404
+    assert client.get(f"/t/{tournament.slug}/series/9/").status_code == 404
+    assert client.get("/players/999999/").status_code == 404
+
+
+def manage_get_urls(tournament, series, club):
+    return [
+        reverse("manage:tournament", kwargs={"tournament": tournament.slug}),
+        reverse("manage:tournament_settings", kwargs={"tournament": tournament.slug}),
+        reverse("manage:series", kwargs={"tournament": tournament.slug, "series": 1}),
+        reverse("manage:club_players", kwargs={"club": club.pk}),
+        reverse("manage:tournament_new", kwargs={"club": club.pk}),
+        reverse("manage:season_new", kwargs={"club": club.pk}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("anonymous", 302), ("player", 403), ("other_club_secretary", 403), ("secretary", 200)],
+)
+def test_secretary_pages_are_for_the_clubs_secretaries(
+    who, status, as_user, tournament, series, club
+):
+    client = as_user(who)
+    for url in manage_get_urls(tournament, series, club):
+        response = client.get(url)
+        assert response.status_code == status, url
+        if status == 302:
+            assert response["Location"].startswith(reverse("login"))
+
+
+def manage_posts(tournament, club):
+    registration = tournament.registrations.first()
+    return [
+        (
+            reverse("manage:tournament_action", kwargs={"tournament": tournament.slug}),
+            {"action": "unpublish"},
+        ),
+        (
+            reverse("manage:registration_quick_add", kwargs={"tournament": tournament.slug}),
+            {"name": "Neue Spielerin"},
+        ),
+        (
+            reverse(
+                "manage:registration_remove",
+                kwargs={"tournament": tournament.slug, "pk": registration.pk},
+            ),
+            {},
+        ),
+        (
+            reverse("manage:series_draw", kwargs={"tournament": tournament.slug}),
+            {"method": "random", "keep_apart": "team"},
+        ),
+        (
+            reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1}),
+            {"action": "redraw", "method": "random", "keep_apart": "team", "seed": "5"},
+        ),
+        (reverse("manage:club_players", kwargs={"club": club.pk}), {"name": "Jörg Łukasz"}),
+    ]
+
+
+@pytest.mark.parametrize("who", ["anonymous", "player", "other_club_secretary"])
+def test_outsiders_cannot_change_anything(who, as_user, tournament, series, club):
+    client = as_user(who)
+    before = (
+        Registration.objects.count(),
+        Series.objects.get().draw_seed,
+        Tournament.objects.get().published,
+    )
+    for url, data in manage_posts(tournament, club):
+        response = client.post(url, data)
+        assert response.status_code in (302, 403), url
+        if who != "anonymous":
+            assert response.status_code == 403, url
+    after = (
+        Registration.objects.count(),
+        Series.objects.get().draw_seed,
+        Tournament.objects.get().published,
+    )
+    assert before == after
+
+
+class TestSecretaryFlow:
+    def test_create_a_tournament(self, client_for, secretary, club):
+        client = client_for(secretary)
+        response = client.post(
+            reverse("manage:tournament_new", kwargs={"club": club.pk}),
+            {
+                "name": "Herbstpreisskat",
+                "date": "2026-11-21",
+                "rules": "ispa",
+                "list_scoring": "on",
+                "bonus_won": 50,
+                "bonus_lost": 50,
+                "bonus_others_3": 40,
+                "bonus_others_4": 30,
+                "games_per_series_4": 48,
+                "games_per_series_3": 36,
+            },
+        )
+        tournament = Tournament.objects.get(name="Herbstpreisskat")
+        assert response.status_code == 302
+        assert response["Location"] == reverse(
+            "manage:tournament", kwargs={"tournament": tournament.slug}
+        )
+        assert tournament.club == club and tournament.games_per_series_4 == 48
+
+    def test_bad_settings_are_shown_and_nothing_is_created(self, client_for, secretary, club):
+        response = client_for(secretary).post(
+            reverse("manage:tournament_new", kwargs={"club": club.pk}),
+            {"name": "X", "date": "not a date", "rules": "ispa", "games_per_series_4": 0},
+        )
+        assert response.status_code == 200
+        assert response.context["form"].errors
+        assert not Tournament.objects.filter(name="X").exists()
+
+    def test_register_quick_add_and_draw(self, client_for, secretary, tournament, club):
+        client = client_for(secretary)
+        roster = [PlayerFactory(club=club) for _ in range(6)]
+        client.post(
+            reverse("manage:registration_add", kwargs={"tournament": tournament.slug}),
+            {"players": [p.pk for p in roster]},
+        )
+        client.post(
+            reverse("manage:registration_quick_add", kwargs={"tournament": tournament.slug}),
+            {"name": "Renée Weiß", "team": "Altenburg I"},
+        )
+        assert tournament.registrations.count() == 7
+        response = client.post(
+            reverse("manage:series_draw", kwargs={"tournament": tournament.slug}),
+            {"method": "random", "keep_apart": "team", "seed": "11"},
+        )
+        series = Series.objects.get(tournament=tournament)
+        assert response["Location"].endswith(f"/series/{series.number}/")
+        assert sorted(series.tables.values_list("size", flat=True)) == [3, 4]
+        page = client.get(response["Location"])
+        assert "Renée Weiß" in page.content.decode()
+
+    def test_five_players_get_a_clear_message(self, client_for, secretary, tournament, club):
+        for _ in range(5):
+            RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club))
+        client = client_for(secretary)
+        response = client.post(
+            reverse("manage:series_draw", kwargs={"tournament": tournament.slug}),
+            {"method": "random", "keep_apart": "team"},
+            follow=True,
+        )
+        assert "5 players cannot be split" in response.content.decode()
+        assert not Series.objects.exists()
+
+    def test_swap_two_seats(self, client_for, secretary, tournament, series):
+        a, b = series.tables.get().seats.order_by("number")[:2]
+        client_for(secretary).post(
+            reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1}),
+            {"action": "swap", "seat": [a.pk, b.pk]},
+        )
+        a.refresh_from_db()
+        assert a.player_id == b.player_id
+
+    def test_publish_and_unpublish(self, client_for, secretary, tournament):
+        url = reverse("manage:tournament_action", kwargs={"tournament": tournament.slug})
+        client_for(secretary).post(url, {"action": "unpublish"})
+        assert not Tournament.objects.get().published
+        client_for(secretary).post(url, {"action": "publish"})
+        assert Tournament.objects.get().published
+
+
+def test_settings_change_recomputes(client_for, secretary, tournament, series):
+    game = services.game_record(
+        table=series.tables.get(),
+        data={"declarer": 2, "game": "grand", "matadors": 1, "won": True},
+    )
+    assert game.list_declarer == 98
+    data = {
+        "name": tournament.name,
+        "date": "2026-11-21",
+        "rules": "ispa",
+        "list_scoring": "on",
+        "bonus_won": 60,
+        "bonus_lost": 50,
+        "bonus_others_3": 40,
+        "bonus_others_4": 30,
+        "games_per_series_4": 48,
+        "games_per_series_3": 36,
+        "published": "on",
+    }
+    response = client_for(secretary).post(
+        reverse("manage:tournament_settings", kwargs={"tournament": tournament.slug}), data
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.list_declarer == 108

@@ -1,0 +1,125 @@
+"""django-tables2 tables: one per screen. They lay out selector rows and compute nothing.
+
+`render_*` shapes HTML; `value_*` gives the plain figure that exports use.
+"""
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}
+HIDE_PHONE_NUM = {"th": {"class": "num hide-phone"}, "td": {"class": "num hide-phone"}}
+
+
+def _player_link(record):
+    url = reverse("player_detail", kwargs={"pk": record.player_id})
+    return format_html('<a href="{}">{}</a>', url, record.player_name)
+
+
+class StandingsTable(tables.Table):
+    """Tournament or series standings: rank, player, one column per series, totals."""
+
+    rank = tables.Column(verbose_name="#", attrs=NUM)
+    player_name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
+    club = tables.Column(verbose_name=_("Club"), attrs=HIDE_PHONE)
+    team = tables.Column(verbose_name=_("Team"), attrs=HIDE_PHONE)
+    won = tables.Column(verbose_name=_("Won"), attrs=NUM)
+    lost = tables.Column(verbose_name=_("Lost"), attrs=NUM)
+    others_lost = tables.Column(verbose_name=_("Others' lost"), attrs=HIDE_PHONE_NUM)
+    game_points = tables.Column(verbose_name=_("Game points"), attrs=HIDE_PHONE_NUM)
+    list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
+
+    class Meta:
+        orderable = True
+        attrs = {"class": "standings"}
+        empty_text = _("No results yet.")
+
+    def __init__(self, data, *, series_numbers=(), list_scoring=True, **kwargs):
+        extra = [
+            (
+                f"series_{n}",
+                tables.Column(
+                    verbose_name=_("S%(n)s") % {"n": n},
+                    accessor=tables.A(f"series__{n}__list_points"),
+                    attrs=HIDE_PHONE_NUM,
+                    default="–",
+                ),
+            )
+            for n in series_numbers
+        ]
+        sequence = [
+            "rank",
+            "player_name",
+            "club",
+            "team",
+            *(name for name, _column in extra),
+            "won",
+            "lost",
+            "others_lost",
+            "game_points",
+            "list_points",
+        ]
+        exclude = () if list_scoring else ("others_lost",)
+        super().__init__(data, extra_columns=extra, sequence=sequence, exclude=exclude, **kwargs)
+
+    def render_player_name(self, record):
+        return _player_link(record)
+
+    def value_player_name(self, record):
+        return record.player_name
+
+
+class TeamStandingsTable(tables.Table):
+    rank = tables.Column(verbose_name="#", attrs=NUM)
+    team = tables.Column(verbose_name=_("Team"))
+    members = tables.Column(verbose_name=_("Members"), attrs={"td": {"class": "name"}})
+    won = tables.Column(verbose_name=_("Won"), attrs=NUM)
+    lost = tables.Column(verbose_name=_("Lost"), attrs=NUM)
+    list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
+
+    class Meta:
+        orderable = True
+        empty_text = _("No teams.")
+
+    def render_members(self, record):
+        return ", ".join(f"{m.player_name} ({m.list_points})" for m in record.members)
+
+
+class SeasonPlayersTable(tables.Table):
+    rank = tables.Column(verbose_name="#", attrs=NUM)
+    player_name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
+    team = tables.Column(verbose_name=_("Team"), attrs=HIDE_PHONE)
+    won = tables.Column(verbose_name=_("Won"), attrs=NUM)
+    lost = tables.Column(verbose_name=_("Lost"), attrs=NUM)
+    list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
+
+    class Meta:
+        orderable = True
+        empty_text = _("No results yet.")
+
+    def render_player_name(self, record):
+        return _player_link(record)
+
+
+class SeasonTeamsTable(tables.Table):
+    rank = tables.Column(verbose_name="#", attrs=NUM)
+    team = tables.Column(verbose_name=_("Team"))
+    match_points = tables.Column(verbose_name=_("Match points"), attrs=NUM, empty_values=())
+    list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
+
+    class Meta:
+        orderable = True
+        empty_text = _("No match day played yet.")
+
+    def render_match_points(self, record):
+        return f"{record.match_points_won}:{record.match_points_lost}"
+
+    def order_match_points(self, queryset, is_descending):
+        ordered = sorted(
+            queryset,
+            key=lambda r: (r.match_points_won, -r.match_points_lost),
+            reverse=is_descending,
+        )
+        return ordered, True

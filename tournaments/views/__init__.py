@@ -1,0 +1,1 @@
+"""Views: `public` (read-only pages), `manage` (secretaries), `sheet` (score entry)."""

@@ -1,0 +1,441 @@
+"""The secretaries' and directors' pages: players, tournaments, registrations, draws.
+
+Every state change is a POST that calls one service and redirects (STYLE habit 9).
+"""
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
+from django.views.generic import FormView, TemplateView, View
+
+from tournaments import draw as draw_engine
+from tournaments import permissions, player_import, services
+from tournaments.errors import UserError
+from tournaments.forms import (
+    DrawForm,
+    PlayerForm,
+    PlayerListUploadForm,
+    QuickAddPlayerForm,
+    RegistrationAddForm,
+    SeasonForm,
+    TournamentForm,
+)
+from tournaments.models import Club, Player, Registration, Seat, Tournament
+from tournaments.views.mixins import ManageMixin, SeriesMixin, TournamentMixin
+
+
+class DashboardView(LoginRequiredMixin, TemplateView):
+    template_name = "tournaments/manage/dashboard.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        clubs = permissions.managed_clubs(self.request.user).annotate(
+            player_count=Count("players", distinct=True)
+        )
+        context["clubs"] = clubs
+        context["tournaments"] = (
+            Tournament.objects.filter(club__in=clubs)
+            .select_related("club")
+            .annotate(players=Count("registrations", distinct=True))
+            .order_by("-date", "-pk")
+        )
+        return context
+
+
+class ClubMixin(LoginRequiredMixin):
+    @cached_property
+    def club(self) -> Club:
+        return get_object_or_404(Club, pk=self.kwargs["club"])
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        if not permissions.can_manage_club(request.user, self.club):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["club"] = self.club
+        return context
+
+
+class ClubPlayersView(ClubMixin, FormView):
+    template_name = "tournaments/manage/club_players.html"
+    form_class = PlayerForm
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["players"] = self.club.players.order_by("name")
+        return context
+
+    def form_valid(self, form):
+        try:
+            player = services.player_create(club=self.club, **form.cleaned_data)
+        except UserError as error:
+            form.add_error(error.field if error.field in form.fields else None, str(error))
+            return self.form_invalid(form)
+        messages.success(self.request, _("%(name)s was added.") % {"name": player.name})
+        return redirect("manage:club_players", club=self.club.pk)
+
+
+class PlayerEditView(ClubMixin, FormView):
+    template_name = "tournaments/manage/player_edit.html"
+    form_class = PlayerForm
+
+    @cached_property
+    def player(self) -> Player:
+        return get_object_or_404(Player, pk=self.kwargs["pk"], club=self.club)
+
+    def get_form_kwargs(self):
+        kwargs = super().get_form_kwargs()
+        kwargs["instance"] = self.player
+        return kwargs
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["player"] = self.player
+        return context
+
+    def form_valid(self, form):
+        try:
+            services.player_update(
+                player=Player.objects.get(pk=self.player.pk), **form.cleaned_data
+            )
+        except UserError as error:
+            form.add_error(None, str(error))
+            return self.form_invalid(form)
+        messages.success(self.request, _("Saved."))
+        return redirect("manage:club_players", club=self.club.pk)
+
+
+class SeasonCreateView(ClubMixin, FormView):
+    template_name = "tournaments/manage/form_page.html"
+    form_class = SeasonForm
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["title"] = _("New league season")
+        return context
+
+    def form_valid(self, form):
+        try:
+            services.season_create(club=self.club, **form.cleaned_data)
+        except UserError as error:
+            form.add_error(None, str(error))
+            return self.form_invalid(form)
+        messages.success(self.request, _("The season was created."))
+        return redirect("manage:dashboard")
+
+
+class TournamentCreateView(ClubMixin, FormView):
+    template_name = "tournaments/manage/form_page.html"
+    form_class = TournamentForm
+
+    def get_form_kwargs(self):
+        kwargs = super().get_form_kwargs()
+        kwargs["club"] = self.club
+        return kwargs
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["title"] = _("New tournament")
+        return context
+
+    def form_valid(self, form):
+        data = dict(form.cleaned_data)
+        try:
+            tournament = services.tournament_create(
+                club=self.club,
+                name=data.pop("name"),
+                date=data.pop("date"),
+                season=data.pop("season"),
+                **data,
+            )
+        except UserError as error:
+            form.add_error(None, str(error))
+            return self.form_invalid(form)
+        messages.success(self.request, _("The tournament was created. Register the players."))
+        return redirect("manage:tournament", tournament=tournament.slug)
+
+
+class TournamentSettingsView(TournamentMixin, ManageMixin, FormView):
+    template_name = "tournaments/manage/form_page.html"
+    form_class = TournamentForm
+
+    def get_form_kwargs(self):
+        kwargs = super().get_form_kwargs()
+        kwargs["club"] = self.tournament.club
+        kwargs["instance"] = Tournament.objects.get(pk=self.tournament.pk)
+        return kwargs
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["title"] = _("Settings of %(name)s") % {"name": self.tournament.name}
+        return context
+
+    def form_valid(self, form):
+        try:
+            services.tournament_update(tournament=self.tournament, **form.cleaned_data)
+        except UserError as error:
+            form.add_error(None, str(error))
+            return self.form_invalid(form)
+        messages.success(self.request, _("Saved. Scores follow the new settings."))
+        return redirect("manage:tournament", tournament=self.tournament.slug)
+
+
+class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
+    """The director's desk: registrations, series, draws, publishing."""
+
+    template_name = "tournaments/manage/tournament.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        registrations = self.tournament.registrations.select_related("player__club").order_by(
+            "player__name"
+        )
+        series = self.tournament.series.annotate(
+            table_count=Count("tables", distinct=True)
+        ).order_by("number")
+        count = registrations.count()
+        try:
+            sizes = draw_engine.table_sizes(count)
+            split = _("%(four)s tables of 4 and %(three)s tables of 3") % {
+                "four": sizes.count(4),
+                "three": sizes.count(3),
+            }
+        except draw_engine.DrawError:
+            split = None
+        context.update(
+            registrations=registrations,
+            series_list=series,
+            add_form=RegistrationAddForm(tournament=self.tournament),
+            quick_form=QuickAddPlayerForm(),
+            draw_form=DrawForm(),
+            split=split,
+        )
+        return context
+
+
+class TournamentActionView(TournamentMixin, ManageMixin, View):
+    """Publish, unpublish, finish or reopen a tournament."""
+
+    def post(self, request, *args, **kwargs):
+        action = request.POST.get("action")
+        try:
+            if action in ("publish", "unpublish"):
+                services.tournament_update(
+                    tournament=self.tournament, published=action == "publish"
+                )
+            elif action == "finish":
+                services.tournament_set_status(
+                    tournament=self.tournament, status=Tournament.Status.FINISHED
+                )
+            elif action == "reopen":
+                services.tournament_set_status(
+                    tournament=self.tournament, status=Tournament.Status.RUNNING
+                )
+            else:
+                raise UserError(_("Unknown action."))
+        except UserError as error:
+            messages.error(request, str(error))
+        return redirect("manage:tournament", tournament=self.tournament.slug)
+
+
+class RegistrationAddView(TournamentMixin, ManageMixin, View):
+    def post(self, request, *args, **kwargs):
+        form = RegistrationAddForm(request.POST, tournament=self.tournament)
+        if form.is_valid():
+            added = services.registration_add(
+                tournament=self.tournament, players=form.cleaned_data["players"]
+            )
+            messages.success(request, _("%(n)s players registered.") % {"n": added})
+        else:
+            messages.error(request, _("Choose at least one player of the club."))
+        return redirect("manage:tournament", tournament=self.tournament.slug)
+
+
+class RegistrationQuickAddView(TournamentMixin, ManageMixin, View):
+    """Add a new player to the club and register them in one step."""
+
+    def post(self, request, *args, **kwargs):
+        form = QuickAddPlayerForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Enter the new player's name."))
+        else:
+            try:
+                player = services.player_create(club=self.tournament.club, **form.cleaned_data)
+                services.registration_add(tournament=self.tournament, players=[player])
+                messages.success(request, _("%(name)s registered.") % {"name": player.name})
+            except UserError as error:
+                messages.error(request, str(error))
+        return redirect("manage:tournament", tournament=self.tournament.slug)
+
+
+class RegistrationRemoveView(TournamentMixin, ManageMixin, View):
+    def post(self, request, *args, **kwargs):
+        registration = get_object_or_404(Registration, pk=kwargs["pk"], tournament=self.tournament)
+        try:
+            services.registration_remove(registration=registration)
+            messages.success(request, _("Registration removed."))
+        except UserError as error:
+            messages.error(request, str(error))
+        return redirect("manage:tournament", tournament=self.tournament.slug)
+
+
+class SeriesDrawView(TournamentMixin, ManageMixin, View):
+    def post(self, request, *args, **kwargs):
+        form = DrawForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Check the draw settings: %(e)s") % {"e": form.errors})
+            return redirect("manage:tournament", tournament=self.tournament.slug)
+        try:
+            series = services.series_draw(
+                tournament=self.tournament,
+                method=form.cleaned_data["method"],
+                seed=form.cleaned_data["seed"],
+                keep_apart=form.cleaned_data["keep_apart"],
+                user=request.user,
+            )
+        except UserError as error:
+            messages.error(request, str(error))
+            return redirect("manage:tournament", tournament=self.tournament.slug)
+        messages.success(
+            request,
+            _("Series %(n)s drawn (seed %(seed)s).")
+            % {"n": series.number, "seed": series.draw_seed},
+        )
+        return redirect("manage:series", tournament=self.tournament.slug, series=series.number)
+
+
+class SeriesManageView(SeriesMixin, ManageMixin, TemplateView):
+    template_name = "tournaments/manage/series.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        tables = list(
+            self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
+        )
+        context["tables"] = tables
+        context["draw_form"] = DrawForm(initial={"method": self.series.draw_method})
+        context["conflicts"] = self._conflicts(tables)
+        return context
+
+    def _conflicts(self, tables):
+        seats_by_table = [[seat.player for seat in t.seats.all()] for t in tables]
+        entrants = [
+            draw_engine.Entrant(id=p.pk, team=p.team, club=str(p.club_id or ""))
+            for players in seats_by_table
+            for p in players
+        ]
+        previous = services._previous_opponents(self.tournament) - {
+            frozenset((a.pk, b.pk))
+            for players in seats_by_table
+            for a in players
+            for b in players
+            if a.pk != b.pk
+        }
+        names = {p.pk: p.name for players in seats_by_table for p in players}
+        found = draw_engine.conflicts(
+            [[p.pk for p in players] for players in seats_by_table],
+            entrants,
+            previous,
+            "team",
+        )
+        return [(names[a], names[b], reason) for a, b, reason in found]
+
+
+class SeriesActionView(SeriesMixin, ManageMixin, View):
+    """Redraw, close, reopen or remove a series; swap two seats."""
+
+    def post(self, request, *args, **kwargs):
+        action = request.POST.get("action")
+        target = reverse(
+            "manage:series",
+            kwargs={"tournament": self.tournament.slug, "series": self.series.number},
+        )
+        try:
+            if action == "redraw":
+                form = DrawForm(request.POST)
+                if not form.is_valid():
+                    raise UserError(_("Check the draw settings."))
+                services.series_redraw(
+                    series=self.series,
+                    seed=form.cleaned_data["seed"],
+                    keep_apart=form.cleaned_data["keep_apart"],
+                    user=request.user,
+                )
+                messages.success(request, _("The series was drawn again."))
+            elif action == "swap":
+                seats = Seat.objects.filter(
+                    series=self.series, pk__in=request.POST.getlist("seat")
+                )
+                if seats.count() != 2:
+                    raise UserError(_("Choose exactly two seats to swap."))
+                a, b = seats
+                services.seat_swap(seat_a=a, seat_b=b, user=request.user)
+                messages.success(request, _("Seats swapped."))
+            elif action == "close":
+                services.series_close(series=self.series, user=request.user)
+                messages.success(request, _("The series is closed."))
+            elif action == "reopen":
+                services.series_reopen(series=self.series, user=request.user)
+                messages.success(request, _("The series is open again."))
+            elif action == "delete":
+                services.series_delete(series=self.series, user=request.user)
+                messages.success(request, _("The series was removed."))
+                return redirect("manage:tournament", tournament=self.tournament.slug)
+            else:
+                raise UserError(_("Unknown action."))
+        except UserError as error:
+            messages.error(request, str(error))
+        return redirect(target)
+
+
+class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
+    """Upload a list → preview with the bad rows → confirm → register (one transaction)."""
+
+    template_name = "tournaments/manage/registration_import.html"
+
+    @property
+    def session_key(self):
+        return f"player-import-{self.tournament.pk}"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.setdefault("form", PlayerListUploadForm())
+        return context
+
+    def post(self, request, *args, **kwargs):
+        if "confirm" in request.POST:
+            rows = request.session.pop(self.session_key, None)
+            if not rows:
+                messages.error(request, _("The preview has expired; upload the list again."))
+                return redirect("manage:registration_import", tournament=self.tournament.slug)
+            try:
+                result = services.players_import(tournament=self.tournament, rows=rows)
+            except UserError as error:
+                messages.error(request, str(error))
+                return redirect("manage:registration_import", tournament=self.tournament.slug)
+            messages.success(
+                request,
+                _("%(new)s new players, %(known)s known; %(reg)s registered.")
+                % {"new": result.created, "known": result.reused, "reg": result.registered},
+            )
+            return redirect("manage:tournament", tournament=self.tournament.slug)
+        form = PlayerListUploadForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(form=form))
+        upload = form.cleaned_data["file"]
+        try:
+            report = player_import.read_player_list(upload.name, upload.read())
+        except player_import.ImportFileError as error:
+            form.add_error("file", str(error))
+            return self.render_to_response(self.get_context_data(form=form))
+        request.session[self.session_key] = [row.as_dict() for row in report.rows]
+        return self.render_to_response(self.get_context_data(form=form, report=report))

@@ -1,0 +1,101 @@
+"""Resolve the tournament (and series, table) from the URL once, with its permissions."""
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.functional import cached_property
+
+from tournaments import permissions
+from tournaments.errors import UserError
+from tournaments.models import Series, Table, Tournament
+
+
+class TournamentMixin:
+    """`self.tournament` from the `tournament` slug; unpublished ones only for its secretaries."""
+
+    @cached_property
+    def tournament(self) -> Tournament:
+        tournament = get_object_or_404(
+            Tournament.objects.select_related("club", "season"), slug=self.kwargs["tournament"]
+        )
+        # Secretaries' views check their own permission (403); public ones hide drafts (404).
+        if not getattr(self, "manages", False) and not permissions.can_view_tournament(
+            self.request.user, tournament
+        ):
+            raise Http404
+        return tournament
+
+    @cached_property
+    def can_manage(self) -> bool:
+        return permissions.can_manage_tournament(self.request.user, self.tournament)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["tournament"] = self.tournament
+        context["can_manage"] = self.can_manage
+        return context
+
+
+class SeriesMixin(TournamentMixin):
+    @cached_property
+    def series(self) -> Series:
+        return get_object_or_404(Series, tournament=self.tournament, number=self.kwargs["series"])
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["series"] = self.series
+        return context
+
+
+class TableMixin(SeriesMixin):
+    @cached_property
+    def table(self) -> Table:
+        table = get_object_or_404(Table, series=self.series, number=self.kwargs["table"])
+        table.series = self.series
+        self.series.tournament = self.tournament
+        return table
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["table"] = self.table
+        return context
+
+
+class ManageMixin(LoginRequiredMixin):
+    """Signed-in secretaries of the tournament's club only: others get 403."""
+
+    manages = True
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        if not permissions.can_manage_tournament(request.user, self.tournament):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+
+class ServiceActionMixin:
+    """POST → call a service → message → redirect; a UserError becomes an error message."""
+
+    success_message = ""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            result = self.perform()
+        except UserError as error:
+            messages.error(request, str(error))
+            return redirect(self.get_failure_url())
+        if self.success_message:
+            messages.success(request, self.success_message)
+        return redirect(self.get_success_url(result))
+
+    def perform(self):
+        raise NotImplementedError
+
+    def get_failure_url(self):
+        return self.request.META.get("HTTP_REFERER") or self.get_success_url(None)
+
+    def get_success_url(self, result):
+        raise NotImplementedError

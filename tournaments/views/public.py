@@ -1,0 +1,168 @@
+"""Public pages: everything published can be read by anyone; nothing here writes."""
+
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.views.generic import DetailView, TemplateView
+from django_tables2 import RequestConfig
+
+from tournaments import permissions, selectors
+from tournaments.models import Category, Player, Season, Tournament
+from tournaments.tables import (
+    SeasonPlayersTable,
+    SeasonTeamsTable,
+    StandingsTable,
+    TeamStandingsTable,
+)
+from tournaments.views.mixins import SeriesMixin, TableMixin, TournamentMixin
+
+
+def _category(request) -> str:
+    category = request.GET.get("category", "")
+    return category if category in Category.values and category else ""
+
+
+class HomeView(TemplateView):
+    template_name = "tournaments/home.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        visible = Q(published=True)
+        clubs = permissions.managed_clubs(self.request.user)
+        if self.request.user.is_authenticated:
+            visible |= Q(club__in=clubs)
+        tournaments = (
+            Tournament.objects.filter(visible)
+            .select_related("club", "season")
+            .annotate(players=Count("registrations", distinct=True))
+            .order_by("-date", "-pk")
+        )
+        context["running"] = [t for t in tournaments if t.status == Tournament.Status.RUNNING]
+        context["tournaments"] = [t for t in tournaments if t.status != Tournament.Status.RUNNING][
+            :50
+        ]
+        context["seasons"] = Season.objects.select_related("club").order_by("-pk")[:20]
+        return context
+
+
+class TournamentDetailView(TournamentMixin, TemplateView):
+    template_name = "tournaments/tournament_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        category = _category(self.request)
+        series = list(self.tournament.series.order_by("number"))
+        standings = selectors.tournament_standings(self.tournament, category=category or None)
+        table = StandingsTable(
+            standings,
+            series_numbers=[s.number for s in series],
+            list_scoring=self.tournament.uses_list_points,
+        )
+        RequestConfig(self.request, paginate=False).configure(table)
+        context.update(
+            series_list=series,
+            table=table,
+            category=category,
+            categories=[c for c in Category.choices if c[0]],
+            has_teams=any(row.team for row in standings),
+        )
+        return context
+
+
+class SeriesDetailView(SeriesMixin, TemplateView):
+    template_name = "tournaments/series_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        category = _category(self.request)
+        standings = selectors.series_standings(self.series, category=category or None)
+        table = StandingsTable(standings, list_scoring=self.tournament.uses_list_points)
+        RequestConfig(self.request, paginate=False).configure(table)
+        tables = list(
+            self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
+        )
+        context.update(
+            table=table,
+            tables=tables,
+            category=category,
+            categories=[c for c in Category.choices if c[0]],
+        )
+        return context
+
+
+class TableDetailView(TableMixin, TemplateView):
+    """The score sheet of one table, as read by players and the public."""
+
+    template_name = "tournaments/table_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["sheet"] = selectors.table_sheet(self.table, blank_rows=False)
+        return context
+
+
+class TeamStandingsView(TournamentMixin, TemplateView):
+    template_name = "tournaments/team_standings.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        table = TeamStandingsTable(selectors.team_standings(self.tournament))
+        RequestConfig(self.request, paginate=False).configure(table)
+        context["table"] = table
+        return context
+
+
+class PlayerDetailView(DetailView):
+    model = Player
+    template_name = "tournaments/player_detail.html"
+    context_object_name = "player"
+
+    def get_queryset(self):
+        return Player.objects.select_related("club")
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["stats"] = selectors.player_statistics(self.object, viewer=self.request.user)
+        return context
+
+
+class SeasonDetailView(TemplateView):
+    template_name = "tournaments/season_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        season = get_object_or_404(Season.objects.select_related("club"), slug=kwargs["season"])
+        if not (
+            season.tournaments.filter(published=True).exists()
+            or permissions.can_manage_club(self.request.user, season.club)
+        ):
+            raise Http404
+        category = _category(self.request)
+        match_days, players, teams = selectors.season_standings(season, category=category or None)
+        players_table = SeasonPlayersTable(players, prefix="p-")
+        teams_table = SeasonTeamsTable(teams, prefix="t-")
+        RequestConfig(self.request, paginate=False).configure(players_table)
+        RequestConfig(self.request, paginate=False).configure(teams_table)
+        context.update(
+            season=season,
+            match_days=match_days,
+            players_table=players_table,
+            teams_table=teams_table,
+            category=category,
+            categories=[c for c in Category.choices if c[0]],
+        )
+        return context
+
+
+class ProjectorView(TournamentMixin, TemplateView):
+    """The hall's projector: big standings and the latest games; reloads itself."""
+
+    template_name = "tournaments/projector.html"
+    refresh_seconds = 20
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["standings"] = selectors.tournament_standings(self.tournament)
+        context["latest"] = selectors.latest_games(self.tournament, limit=8)
+        context["refresh_seconds"] = self.refresh_seconds
+        return context
