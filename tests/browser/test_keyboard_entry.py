@@ -1,0 +1,309 @@
+"""A secretary keys a whole 3-table sheet with the keyboard alone, in a real browser.
+
+After each `page.goto` only keys are pressed (type, Tab, Space, Enter; no clicks): sign in,
+create a tournament, quick-add three players, draw series 1, open the sheet, key all 36
+rows (the live value, a rejected row, an overbid, null, a passed-in deal on the way), close
+the sheet with the totals read off the page's summary, and read the standings.
+
+Playwright drives Debian's chromium (/usr/bin/chromium; `playwright install` is never
+used). Its sync API runs an event loop in this thread, hence DJANGO_ALLOW_ASYNC_UNSAFE.
+"""
+
+import os
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+from tests.factories import ClubFactory, UserFactory  # noqa: E402
+from tournaments import selectors  # noqa: E402
+from tournaments.models import Game, Table, Tournament  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOT = Path("/tmp/sheet.png")
+
+# What to type in the game and won/lost selects (their labels start with these letters).
+GAME_KEYS = {
+    "diamonds": "d",
+    "hearts": "h",
+    "spades": "s",
+    "clubs": "c",
+    "grand": "g",
+    "null": "n",
+    "passed": "p",
+}
+
+# Twelve rows of a paper list, keyed three times with the declarer moving on (rules §1).
+# Each: game, matadors (signed), card points or won/lost, bid, hand.
+ROWS = [
+    {"game": "grand", "matadors": 2, "card_points": 78, "bid": 20},  # 72
+    {"game": "clubs", "matadors": 1, "card_points": 70, "bid": 18},  # 24
+    {"game": "hearts", "matadors": -2, "card_points": 65, "bid": 30},  # 30
+    {"game": "null", "won": "won", "bid": 23},  # 23
+    {"game": "passed"},
+    {"game": "spades", "matadors": 1, "card_points": 45, "bid": 18},  # 22 lost → −44
+    {"game": "diamonds", "matadors": 3, "card_points": 95, "bid": 18},  # schneider: 45
+    {"game": "null", "won": "lost", "bid": 18},  # −46
+    {"game": "clubs", "matadors": 1, "card_points": 70, "bid": 30},  # overbid: −72
+    {"game": "grand", "matadors": -1, "won": "won", "bid": 24},  # 48
+    {"game": "hearts", "matadors": 1, "card_points": 80, "bid": 20, "hand": True},  # 30
+    {"game": "grand", "matadors": 1, "card_points": 50, "bid": 18},  # 48 lost → −96
+]
+
+
+def sheet_rows() -> list[dict]:
+    rows = []
+    for number in range(1, 37):
+        row = dict(ROWS[(number - 1) % len(ROWS)])
+        if row["game"] != "passed":
+            row["declarer"] = (number + (number - 1) // len(ROWS)) % 3 + 1
+        rows.append(row)
+    return rows
+
+
+def en(name: str, **kwargs) -> str:
+    """The English address of a page (typeahead keys and texts below are English)."""
+    with translation.override("en"):
+        return reverse(name, kwargs=kwargs or None)
+
+
+def tab_to(page, selector: str, limit: int = 80):
+    """Press Tab until the focused element matches `selector`."""
+    for _ in range(limit):
+        if page.evaluate("(s) => !!document.activeElement?.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def wait_for_path(page, pattern: str):
+    """Wait for a page whose path (not its query) matches `pattern`."""
+    page.wait_for_url(lambda url: re.search(pattern, urlsplit(url).path) is not None)
+
+
+def wait_for_focus(page, name: str):
+    page.wait_for_function(
+        "(n) => document.activeElement && document.activeElement.name === n", arg=name
+    )
+
+
+def key_row(page, row: dict):
+    """One sheet row, key by key, from the focused declarer select; Enter saves it."""
+    keys = page.keyboard
+    if row["game"] == "passed":
+        keys.press("Tab")
+        keys.type(GAME_KEYS["passed"])
+        keys.press("Enter")
+        return
+    keys.type(str(row["declarer"]))
+    keys.press("Tab")
+    keys.type(GAME_KEYS[row["game"]])
+    keys.press("Tab")
+    if row["game"] != "null":  # null has no matadors and no card points: Tab skips them
+        keys.type(str(row["matadors"]))
+        keys.press("Tab")
+        if "card_points" in row:
+            keys.type(str(row["card_points"]))  # won/lost then follows from the points
+        else:
+            keys.press("Tab")
+    keys.type(row["won"][0] if "won" in row else "")
+    keys.press("Tab")
+    keys.type(str(row.get("bid", "")))
+    if row.get("hand"):
+        keys.press("Tab")  # without
+        keys.press("Tab")  # hand
+        keys.press("Space")
+    keys.press("Enter")
+
+
+@pytest.fixture
+def browser_page():
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        yield page
+        context.close()
+        browser.close()
+        assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_a_secretary_keys_a_whole_sheet_with_the_keyboard(live_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    keys = page.keyboard
+    user = UserFactory(username="sekretaer")
+    club = ClubFactory(name="Skatfreunde Altenburg")
+    club.secretaries.add(user)
+
+    # Sign in; the sign-in page sends us on to "new tournament" (the English pages).
+    page.goto(f"{live_server.url}{en('login')}?next={en('manage:tournament_new', club=club.pk)}")
+    wait_for_focus(page, "username")
+    keys.type("sekretaer")
+    keys.press("Tab")
+    keys.type("skat-password-1")
+    keys.press("Enter")
+
+    # A new tournament with the default settings (36 games at a 3-table).
+    wait_for_path(page, r"/tournaments/new/$")
+    tab_to(page, "#id_name")
+    keys.type("Keyboard cup")
+    tab_to(page, "#id_date")
+    keys.type("11212026")
+    expect(page.locator("#id_date")).to_have_value("2026-11-21")
+    keys.press("Enter")
+    wait_for_path(page, r"/manage/t/keyboard-cup[^/]*/$")
+    tournament = Tournament.objects.get(name="Keyboard cup")
+    assert tournament.games_per_series_3 == 36
+
+    # Three new players, each with the quick-add form.
+    for name in ("Anna Schmidt", "Bernd Müller", "Carla Weiß"):
+        tab_to(page, "#id_name")
+        keys.type(name)
+        keys.press("Enter")
+        expect(page.locator("ul.messages")).to_contain_text(name)
+    assert tournament.registrations.count() == 3
+
+    # Draw series 1 and open the sheet of its one table.
+    tab_to(page, "#draw-series")
+    keys.press("Enter")
+    wait_for_path(page, r"/series/1/$")
+    tab_to(page, "a.button.primary[href$='/table/1/']")
+    keys.press("Enter")
+    wait_for_path(page, r"/table/1/$")
+    table = Table.objects.get(series__tournament=tournament)
+    assert table.size == 3
+
+    rows = sheet_rows()
+    for number, row in enumerate(rows, start=1):
+        expect(page.locator(".progress")).to_contain_text(f"{number - 1} / 36")
+        wait_for_focus(page, "declarer")
+
+        if number == 1:
+            # The live value shows while typing, before the row is saved.
+            keys.type("2")
+            keys.press("Tab")
+            keys.type("g")
+            keys.press("Tab")
+            keys.type("2")
+            keys.press("Tab")
+            keys.type("78")
+            expect(page.locator("output.live")).to_have_text("Value 72 · +72 · won · list +122")
+            keys.press("Tab")
+            keys.type("20")
+            expect(page.locator("output.live")).to_have_text("Value 72 · +72 · won · list +122")
+            keys.press("Enter")
+            continue
+
+        if number == 9:
+            # A bad row: the reason shows and what was typed stays; fix it and go on.
+            keys.type(str(row["declarer"]))
+            keys.press("Tab")
+            keys.type("c")
+            keys.press("Tab")
+            keys.type("12")
+            keys.press("Tab")
+            keys.type("70")
+            expect(page.locator("output.live")).to_contain_text("between 1 and 11")
+            keys.press("Tab")
+            keys.type("30")
+            keys.press("Enter")
+            expect(page.locator(".message.error")).to_contain_text(
+                "matadors must be between 1 and 11"
+            )
+            expect(page.locator("#id_matadors")).to_have_value("12")
+            expect(page.locator("#id_card_points")).to_have_value("70")
+            expect(page.locator("#id_bid")).to_have_value("30")
+            wait_for_focus(page, "matadors")
+            assert Game.objects.filter(table=table).count() == 8
+            keys.press("Control+A")
+            keys.type("1")
+            # The overbid shows in the live value: clubs with 1 = 24 < 30 → 36 → −72.
+            expect(page.locator("output.live")).to_contain_text("-72 · lost · overbid")
+            keys.press("Enter")
+            continue
+
+        if number == 24:
+            # One look at the page while a row is typed (with its live value).
+            keys.type(str(row["declarer"]))
+            keys.press("Tab")
+            keys.type(GAME_KEYS[row["game"]])
+            keys.press("Tab")
+            keys.type(str(row["matadors"]))
+            keys.press("Tab")
+            keys.type(str(row["card_points"]))
+            expect(page.locator("output.live")).to_contain_text("Value 48 · -96")
+            page.screenshot(path=str(SCREENSHOT), full_page=True)
+            keys.press("Tab")
+            keys.type(str(row["bid"]))
+            keys.press("Enter")
+            continue
+
+        key_row(page, row)
+
+    expect(page.locator(".progress")).to_contain_text("36 / 36")
+    games = list(Game.objects.filter(table=table).order_by("number"))
+    assert len(games) == 36
+    # The dealer rotated by itself and every row is the one keyed.
+    for game, row in zip(games, rows, strict=True):
+        assert game.game == row["game"]
+        assert game.declarer == row.get("declarer")
+    first, ninth = games[0], games[8]
+    assert (first.value, first.score) == (72, 72)
+    assert (ninth.value, ninth.score, ninth.overbid) == (36, -72, True)
+    assert games[4].score == 0 and games[4].declarer is None  # passed in
+    assert games[10].hand and games[10].value == 30
+
+    # Close the sheet with the totals from the paper list (here: read off the summary).
+    totals = page.locator("table.summary tbody tr").last.locator("th").all_inner_texts()[1:]
+    assert len(totals) == 3
+    tab_to(page, "#id_seat_1")
+    for seat, total in enumerate(totals, start=1):
+        if seat > 1:
+            keys.press("Tab")
+        expect(page.locator(f"#id_seat_{seat}")).to_be_focused()
+        keys.type(total.strip())
+    keys.press("Enter")
+    wait_for_path(page, r"/series/1/$")
+    expect(page.locator("ul.messages")).to_contain_text("Table 1 is closed")
+    table.refresh_from_db()
+    assert table.closed
+    assert table.paper_totals == {str(s): int(t) for s, t in enumerate(totals, start=1)}
+
+    # The standings: every player with the site's totals, in order.
+    standings_url = en("tournament_detail", tournament=tournament.slug)
+    tab_to(page, f"a[href='{standings_url}']")
+    keys.press("Enter")
+    wait_for_path(page, rf"{standings_url}$")
+    standings = selectors.tournament_standings(tournament)
+    shown = page.locator("table.standings tbody tr")
+    expect(shown).to_have_count(3)
+    for index, expected in enumerate(standings):
+        cells = shown.nth(index).locator("td")
+        expect(cells.nth(1)).to_have_text(expected.player_name)
+        expect(cells.last).to_have_text(str(expected.list_points))
+    assert sorted(r.list_points for r in standings) == sorted(int(t) for t in totals)

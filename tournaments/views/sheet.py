@@ -1,0 +1,379 @@
+"""The score-sheet screens of a table: enter rows, see the value live, correct, close.
+
+A secretary keys the paper list row by row (`SheetView`); the live value comes from
+`SheetPreviewView` (JSON, no write); a stored row is corrected with its history kept
+(`GameCorrectView`); the last row can be deleted; penalties are added; the sheet is closed
+against the paper totals (`SheetCloseView`) and reopened. Every score comes from `services`
+(the one bridge to the rules engine); the views only parse, call and show.
+"""
+
+from django.contrib import messages
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
+from django.views.generic import TemplateView, View
+
+from tournaments import selectors, services
+from tournaments.errors import UserError
+from tournaments.models import Game, GameChange, GameType, RamschResult, Series, Trump
+from tournaments.sheet_forms import (
+    GameCorrectForm,
+    GameRowForm,
+    PaperTotalsForm,
+    PenaltyForm,
+    seats_of,
+)
+from tournaments.views.mixins import ManageMixin, TableMixin
+
+
+class SheetMixin(TableMixin, ManageMixin):
+    """A table of a tournament the signed-in secretary manages."""
+
+    @cached_property
+    def seats(self):
+        return seats_of(self.table)
+
+    @cached_property
+    def next_number(self) -> int:
+        return max(self.table.games.values_list("number", flat=True), default=0) + 1
+
+    def sheet_url(self, fragment: str = "") -> str:
+        url = reverse(
+            "manage:sheet",
+            kwargs={
+                "tournament": self.tournament.slug,
+                "series": self.series.number,
+                "table": self.table.number,
+            },
+        )
+        return f"{url}#{fragment}" if fragment else url
+
+    def row_form(self, data=None, **kwargs):
+        return GameRowForm(
+            data,
+            table=self.table,
+            tournament=self.tournament,
+            number=self.next_number,
+            seats=self.seats,
+            **kwargs,
+        )
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["seats"] = self.seats
+        context["series_closed"] = self.series.status == Series.Status.CLOSED
+        return context
+
+
+class SheetView(SheetMixin, TemplateView):
+    """GET: the sheet so far and the entry row. POST: enter the next row (then GET again)."""
+
+    template_name = "tournaments/manage/sheet.html"
+
+    def post(self, request, *args, **kwargs):
+        form = self.row_form(request.POST)
+        if form.is_valid():
+            try:
+                services.game_record(table=self.table, data=form.game_mapping(), user=request.user)
+            except UserError as error:
+                form.add_user_error(error)
+            else:
+                return redirect(self.sheet_url("entry"))
+        return self.render_to_response(self.get_context_data(form=form))
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        sheet = selectors.table_sheet(self.table, blank_rows=False)
+        played = sum(1 for row in sheet.rows if row.game is not None)
+        form = kwargs.get("form") or self.row_form()
+        form.set_focus()
+        dealer = self.table.dealer_of(self.next_number)
+        context.update(
+            sheet=sheet,
+            form=form,
+            played=played,
+            complete=played >= sheet.length,
+            next_number=self.next_number,
+            dealer=dealer,
+            dealer_seat=next((s for s in self.seats if s.number == dealer), None),
+            last_row=sheet.rows[-1] if sheet.rows else None,
+            penalty_form=PenaltyForm(seats=self.seats),
+            penalties=list(self.table.penalties.all()),
+            close_form=PaperTotalsForm(
+                seats=self.seats,
+                initial={f"seat_{k}": v for k, v in (self.table.paper_totals or {}).items()},
+            ),
+            changes=history(
+                self.table.changes.exclude(action=GameChange.Action.CREATED).select_related(
+                    "user"
+                )[:20]
+            ),
+            preview_url=reverse("manage:sheet_preview", kwargs=self.kwargs),
+        )
+        return context
+
+
+class SheetPreviewView(SheetMixin, View):
+    """The live value of a row being typed: JSON from `services.game_preview`, no write."""
+
+    def post(self, request, *args, **kwargs):
+        number = _positive_int(request.GET.get("game"))
+        form = GameRowForm(
+            request.POST,
+            table=self.table,
+            tournament=self.tournament,
+            number=number or self.next_number,
+            seats=self.seats,
+        )
+        if not form.is_valid():
+            field, errors = next(iter(form.errors.items()))
+            return JsonResponse(
+                {"ok": False, "error": errors[0], "field": None if field == "__all__" else field}
+            )
+        try:
+            result = services.game_preview(
+                table=self.table, data=form.game_mapping(), number=number
+            )
+        except UserError as error:
+            return JsonResponse(
+                {"ok": False, "error": str(error), "field": form.error_field(error)}
+            )
+        return JsonResponse(
+            {"ok": True, **result, "text": self.describe(result, form.cleaned_data["game"])}
+        )
+
+    def describe(self, result: dict, game: str) -> str:
+        """The engine's figures in words: "Value 72 · +72 · won · list +122"."""
+        parts = []
+        if result["value"]:
+            parts.append(_("Value %(value)s") % {"value": result["value"]})
+        elif game == GameType.PASSED:
+            parts.append(_("Passed in"))
+        parts.append(f"{result['score']:+d}")
+        if result["won"] is not None:
+            parts.append(_("won") if result["won"] else _("lost"))
+        if result["overbid"]:
+            parts.append(_("overbid"))
+        if self.tournament.uses_list_points and game != GameType.PASSED:
+            parts.append(_("list %(points)s") % {"points": f"{result['list_declarer']:+d}"})
+            if result["list_others"]:
+                parts.append(_("others %(points)s") % {"points": f"{result['list_others']:+d}"})
+        return " · ".join(parts)
+
+
+class GameCorrectView(SheetMixin, TemplateView):
+    """Correct an entered row; the change (who, when, old → new) goes into its history."""
+
+    template_name = "tournaments/manage/game_correct.html"
+
+    @cached_property
+    def game(self) -> Game:
+        return get_object_or_404(Game, table=self.table, number=self.kwargs["game"])
+
+    def correct_form(self, data=None, **kwargs):
+        return GameCorrectForm(
+            data,
+            table=self.table,
+            tournament=self.tournament,
+            number=self.game.number,
+            seats=self.seats,
+            **kwargs,
+        )
+
+    def post(self, request, *args, **kwargs):
+        form = self.correct_form(request.POST)
+        if form.is_valid():
+            try:
+                before = self.game.updated
+                game = services.game_correct(
+                    game=self.game,
+                    data=form.game_mapping(),
+                    user=request.user,
+                    reason=form.cleaned_data["reason"],
+                )
+            except UserError as error:
+                form.add_user_error(error)
+            else:
+                if game.updated == before:
+                    messages.info(request, _("Nothing was changed."))
+                else:
+                    messages.success(request, _("Game %(n)s was corrected.") % {"n": game.number})
+                return redirect(self.sheet_url(f"game-{game.number}"))
+        return self.render_to_response(self.get_context_data(form=form))
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        form = kwargs.get("form") or self.correct_form(
+            initial=GameRowForm.initial_from(services.game_mapping_of(self.game))
+        )
+        form.set_focus()
+        context.update(
+            game=self.game,
+            form=form,
+            dealer=self.table.dealer_of(self.game.number),
+            is_last=self.game.number == self.next_number - 1,
+            history=history(
+                self.table.changes.filter(game_number=self.game.number).select_related("user")
+            ),
+            preview_url=reverse(
+                "manage:sheet_preview",
+                kwargs={k: v for k, v in self.kwargs.items() if k != "game"},
+            )
+            + f"?game={self.game.number}",
+            sheet_url=self.sheet_url(f"game-{self.game.number}"),
+        )
+        return context
+
+
+class GameDeleteView(SheetMixin, View):
+    """Delete the last row (a row in the middle is corrected instead)."""
+
+    def post(self, request, *args, **kwargs):
+        game = get_object_or_404(Game, table=self.table, number=kwargs["game"])
+        try:
+            services.game_delete(
+                game=game, user=request.user, reason=request.POST.get("reason", "")
+            )
+        except UserError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("Game %(n)s was deleted.") % {"n": game.number})
+        return redirect(self.sheet_url("entry"))
+
+
+class PenaltyView(SheetMixin, View):
+    def post(self, request, *args, **kwargs):
+        form = PenaltyForm(request.POST, seats=self.seats)
+        if form.is_valid():
+            try:
+                services.penalty_record(table=self.table, user=request.user, **form.cleaned_data)
+            except UserError as error:
+                messages.error(request, str(error))
+            else:
+                messages.success(request, _("The penalty was entered."))
+        else:
+            messages.error(
+                request,
+                _("The penalty was not entered: %(errors)s")
+                % {"errors": " ".join(e for errors in form.errors.values() for e in errors)},
+            )
+        return redirect(self.sheet_url("penalties"))
+
+
+class SheetCloseView(SheetMixin, TemplateView):
+    """Close a sheet: the series length is checked and the paper totals compared."""
+
+    template_name = "tournaments/manage/sheet_close.html"
+
+    def post(self, request, *args, **kwargs):
+        form = PaperTotalsForm(request.POST, seats=self.seats)
+        differences = []
+        if form.is_valid():
+            accept = bool(request.POST.get("accept"))
+            try:
+                differences = services.table_close(
+                    table=self.table,
+                    paper_totals=form.paper_totals(),
+                    accept_differences=accept,
+                    user=request.user,
+                )
+            except UserError as error:
+                form.add_user_error(error)
+            else:
+                if not differences or accept:
+                    messages.success(request, _("%(table)s is closed.") % {"table": self.table})
+                    return redirect(
+                        "manage:series",
+                        tournament=self.tournament.slug,
+                        series=self.series.number,
+                    )
+        return self.render_to_response(self.get_context_data(form=form, differences=differences))
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        form = kwargs.get("form") or PaperTotalsForm(
+            seats=self.seats,
+            initial={f"seat_{k}": v for k, v in (self.table.paper_totals or {}).items()},
+        )
+        sheet = selectors.table_sheet(self.table, blank_rows=False)
+        context.update(
+            form=form,
+            differences=[
+                {
+                    "seat": d.seat,
+                    "player": d.player,
+                    "paper": d.paper,
+                    "computed": d.computed,
+                    "difference": d.paper - d.computed,
+                }
+                for d in kwargs.get("differences") or []
+            ],
+            sheet=sheet,
+            played=sum(1 for row in sheet.rows if row.game is not None),
+            sheet_url=self.sheet_url(),
+        )
+        return context
+
+
+class SheetReopenView(SheetMixin, View):
+    def post(self, request, *args, **kwargs):
+        try:
+            services.table_reopen(table=self.table, user=request.user)
+        except UserError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("%(table)s is open again.") % {"table": self.table})
+        return redirect(self.sheet_url("entry"))
+
+
+# --------------------------------------------------------------------------------------
+# How a game's history reads
+# --------------------------------------------------------------------------------------
+
+CHOICE_LABELS = {"game": GameType, "trump": Trump, "ramsch": RamschResult}
+
+
+def _field_label(name: str) -> str:
+    return str(Game._meta.get_field(name).verbose_name)
+
+
+def _show(name: str, value) -> str:
+    if value is None or value == "":
+        return "—"
+    if name == "won":
+        return _("won") if value else _("lost")
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if name in CHOICE_LABELS:
+        try:
+            return str(CHOICE_LABELS[name](value).label)
+        except ValueError:
+            return str(value)
+    return str(value)
+
+
+def history(changes) -> list[dict]:
+    """GameChange rows as lines "field: old → new" (a whole row for entries and deletions)."""
+    entries = []
+    for change in changes:
+        lines = []
+        if change.action == GameChange.Action.CORRECTED:
+            for name, (old, new) in change.diff.items():
+                lines.append((_field_label(name), _show(name, old), _show(name, new)))
+        else:
+            for name, value in change.diff.items():
+                if value is None or value == "" or (value is False and name != "won"):
+                    continue
+                lines.append((_field_label(name), None, _show(name, value)))
+        entries.append({"change": change, "lines": lines})
+    return entries
+
+
+def _positive_int(raw) -> int | None:
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return value if value >= 1 else None
