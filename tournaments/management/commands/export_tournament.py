@@ -1,0 +1,36 @@
+"""`manage.py export_tournament SLUG [--output FILE]`: write a `skat-tournament/1` document."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError, no_translations
+
+from tournaments.interchange import export_document
+from tournaments.models import Tournament
+
+
+def tournament_by_slug(slug: str) -> Tournament:
+    try:
+        return Tournament.objects.get(slug=slug)
+    except Tournament.DoesNotExist:
+        raise CommandError(f"no tournament with slug '{slug}'") from None
+
+
+class Command(BaseCommand):
+    help = "Write a tournament as a skat-tournament/1 JSON document (to stdout by default)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="the tournament's short name")
+        parser.add_argument("--output", "-o", help="write to this file instead of stdout")
+
+    @no_translations
+    def handle(self, *args, slug, output=None, **options):
+        tournament = tournament_by_slug(slug)
+        text = json.dumps(export_document(tournament), ensure_ascii=False, indent=2)
+        if output:
+            try:
+                with open(output, "w", encoding="utf-8") as file:
+                    file.write(text + "\n")
+            except OSError as error:
+                raise CommandError(f"cannot write {output}: {error.strerror or error}") from None
+        else:
+            self.stdout.write(text)

@@ -1,0 +1,62 @@
+"""`manage.py standings SLUG [--format text|json]`: a tournament's standings.
+
+`json` is the list of interchange.md "Standings JSON"; `text` is the same figures as an
+aligned table for a terminal. Both come from `selectors.tournament_standings`.
+"""
+
+import json
+
+from django.core.management.base import BaseCommand, no_translations
+
+from tournaments.interchange import standings_json
+from tournaments.management.commands.export_tournament import tournament_by_slug
+
+
+def standings_text(rows: list[dict], *, list_scoring: bool) -> str:
+    """An aligned plain-text table of the standings rows (as `standings_json` gives them)."""
+    series = sorted({s["number"] for row in rows for s in row["series"]})
+    points = "List pts" if list_scoring else "Points"
+    header = ["#", "Player", "Club", *(f"S{n}" for n in series), "Game pts", "Won", "Lost"]
+    header.append(points)
+    lines = []
+    for row in rows:
+        per_series = {s["number"]: s["list_points"] for s in row["series"]}
+        lines.append(
+            [
+                str(row["rank"]),
+                row["player"],
+                row["club"] or "",
+                *(str(per_series[n]) if n in per_series else "–" for n in series),
+                str(row["game_points"]),
+                str(row["won"]),
+                str(row["lost"]),
+                str(row["list_points"]),
+            ]
+        )
+    widths = [max(len(line[i]) for line in [header, *lines]) for i in range(len(header))]
+    text_columns = {1, 2}  # player and club read left to right; numbers align right
+
+    def render(cells):
+        return "  ".join(
+            cell.ljust(width) if i in text_columns else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return "\n".join([render(header), *(render(line) for line in lines)])
+
+
+class Command(BaseCommand):
+    help = "Print a tournament's standings as an aligned table or as JSON."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="the tournament's short name")
+        parser.add_argument("--format", choices=["text", "json"], default="text")
+
+    @no_translations
+    def handle(self, *args, slug, **options):
+        tournament = tournament_by_slug(slug)
+        rows = standings_json(tournament)
+        if options["format"] == "json":
+            self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
+        else:
+            self.stdout.write(standings_text(rows, list_scoring=tournament.uses_list_points))
