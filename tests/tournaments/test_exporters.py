@@ -1,0 +1,380 @@
+"""Exports open again: the workbook with openpyxl, the PDFs through a text extract (pypdf).
+
+The figures in the files must be those of the selectors that the HTML pages show.
+"""
+
+import io
+import re
+
+import pytest
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from tests.factories import PlayerFactory, RegistrationFactory
+from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tournaments import selectors, services
+from tournaments.exporters.results import ResultsPdf
+from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
+from tournaments.exporters.workbook import TournamentWorkbook
+from tournaments.models import Game, Tournament
+
+pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
+
+pytestmark = pytest.mark.django_db
+
+# Every name needs a glyph beyond Latin-1 or an accent: ä ö ü ß ł é.
+NAMES = [
+    "Jörg Łukasz",
+    "Renée Weiß",
+    "Günter Voß",
+    "Käthe Möller",
+    "Zoë Fuchs",
+    "Małgorzata Nowak",
+    "François Lefèvre",
+    "Rüdiger Strauß",
+    "Sören Jäger",
+    "Agnieszka Dąbrowska",
+    "Heike Lößnitz",
+]
+TEAMS = ["Kreuz Bube", "Grand Hand"]
+
+
+def pdf_pages(content: bytes, *, layout: bool = False) -> list[str]:
+    """The text of each page (`layout`: a table row stays on one line)."""
+    assert content.startswith(b"%PDF-")
+    mode = "layout" if layout else "plain"
+    return [
+        page.extract_text(extraction_mode=mode)
+        for page in pypdf.PdfReader(io.BytesIO(content)).pages
+    ]
+
+
+def numbers_in(text: str) -> set[int]:
+    return {int(n) for n in re.findall(r"(?<![\d−-])\d+(?!\d)", text)}
+
+
+@pytest.fixture
+def named_series(tournament, club):
+    """Register players with the given names (teams alternate) and draw series 1."""
+
+    def make(names, *, target=None):
+        target = target or tournament
+        for index, name in enumerate(names):
+            player = PlayerFactory(club=club, name=name, team=TEAMS[index % 2])
+            RegistrationFactory(tournament=target, player=player)
+        return services.series_draw(tournament=target, seed=1)
+
+    return make
+
+
+@pytest.fixture
+def worked_table(named_series):
+    """rules §2 worked 4-table series, seats 1–4 = A, B, C, D (1332, 1308, 1320, 108)."""
+    table = named_series(NAMES[:4]).tables.get()
+    enter(table, sheet_rows(WORKED_EXAMPLE, 4))
+    return table
+
+
+# --------------------------------------------------------------------------------------
+# Workbook
+# --------------------------------------------------------------------------------------
+
+
+def open_workbook(tournament):
+    return load_workbook(io.BytesIO(TournamentWorkbook(tournament).render()))
+
+
+def data_rows(ws):
+    return list(ws.iter_rows(min_row=2, values_only=True))
+
+
+def test_workbook_standings_are_the_selectors_totals(tournament, worked_table):
+    book = open_workbook(tournament)
+    assert book.sheetnames == ["Standings", "Series 1", "Teams", "Games"]
+    ws = book["Standings"]
+    header = next(ws.iter_rows(max_row=1, values_only=True))
+    assert header == (
+        "Rank",
+        "Player",
+        "Club",
+        "Team",
+        "S1",
+        "Won",
+        "Lost",
+        "Others' lost",
+        "Game points",
+        "Points",
+    )
+    expected = [
+        (
+            r.rank,
+            r.player_name,
+            r.club,
+            r.team,
+            r.series[1].list_points,
+            r.won,
+            r.lost,
+            r.others_lost,
+            r.game_points,
+            r.list_points,
+        )
+        for r in selectors.tournament_standings(tournament)
+    ]
+    assert data_rows(ws) == expected
+    assert [row[-1] for row in data_rows(ws)] == [1332, 1320, 1308, 108]
+    assert ws.freeze_panes == "A2"
+    assert ws.auto_filter.ref == "A1:J5"
+    assert ws["J2"].number_format == "#,##0;-#,##0;0"
+
+
+def test_workbook_series_and_team_sheets(tournament, worked_table):
+    book = open_workbook(tournament)
+    series = [(row[1], row[-1]) for row in data_rows(book["Series 1"])]
+    assert series == [
+        (r.player_name, r.list_points) for r in selectors.series_standings(worked_table.series)
+    ]
+    teams = {row[1]: row[-1] for row in data_rows(book["Teams"])}
+    assert teams == {t.team: t.list_points for t in selectors.team_standings(tournament)}
+    assert book["Teams"].freeze_panes == "A2"
+
+
+def test_workbook_has_one_row_per_game_with_its_stored_values(tournament, worked_table):
+    ws = open_workbook(tournament)["Games"]
+    rows = data_rows(ws)
+    games = list(Game.objects.filter(table=worked_table).order_by("number"))
+    assert len(rows) == len(games) == 48
+    header = next(ws.iter_rows(max_row=1, values_only=True))
+    col = {title: index for index, title in enumerate(header)}
+    names = {s.number: s.player.name for s in worked_table.seats.select_related("player")}
+    for row, game in zip(rows, games, strict=True):
+        assert row[col["Game no."]] == game.number
+        assert row[col["Dealer"]] == worked_table.dealer_of(game.number)
+        assert row[col["Declarer"]] == game.declarer
+        assert row[col["Declarer's name"]] == names[game.declarer]
+        assert (row[col["Value"]], row[col["Score"]]) == (game.value, game.score)
+        assert row[col["List points declarer"]] == game.list_declarer
+        assert row[col["Result"]] == ("won" if game.is_won else "lost")
+    assert ws.freeze_panes == "A2"
+    assert ws.auto_filter.ref == f"A1:AB{len(games) + 1}"
+    # Per declarer the scores add up to the game points of the summary block.
+    sheet = selectors.table_sheet(worked_table)
+    for line in sheet.summary:
+        assert line.game_points == sum(
+            r[col["Score"]] for r in rows if r[col["Declarer"]] == line.seat
+        )
+
+
+def test_workbook_of_a_tournament_without_games(tournament):
+    book = open_workbook(tournament)
+    assert book.sheetnames == ["Standings", "Teams", "Games"]
+    assert data_rows(book["Games"]) == []
+
+
+# --------------------------------------------------------------------------------------
+# Score sheets
+# --------------------------------------------------------------------------------------
+
+
+def test_blank_sheets_one_page_per_table_with_names_rows_and_bonus_labels(named_series):
+    series = named_series(NAMES)  # 11 players: two 4-tables and one 3-table (rules §4)
+    tables = list(series.tables.order_by("number").prefetch_related("seats__player"))
+    pages = pdf_pages(ScoreSheetsPdf.blank(series).render())
+    assert len(pages) == len(tables) == 3
+    for table, text in zip(tables, pages, strict=True):
+        assert f"Series 1 · Table {table.number}" in text
+        for seat in table.seats.all():
+            assert seat.player.name in text
+        rows = 48 if table.size == 4 else 36
+        assert set(range(1, rows + 1)) <= numbers_in(text)
+        assert rows + 1 not in numbers_in(text)
+        others = 30 if table.size == 4 else 40
+        for label in (
+            "Game points",
+            "Won games × 50",
+            "Lost games × −50",
+            f"Games lost by the others × {others}",
+            "Total (list points)",
+        ):
+            assert label in text
+    assert "Herbstpreisskat" in pages[0] and "Skatfreunde Altenburg" in pages[0]
+    assert "Page 3 of 3" in pages[2]
+
+
+def test_sheet_labels_use_the_tournaments_bonus_numbers(named_series, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(
+        bonus_won=60, bonus_lost=40, bonus_others_4=25, games_per_series_4=32
+    )
+    tournament.refresh_from_db()
+    series = named_series(NAMES[:4])
+    series.tournament = tournament
+    (text,) = pdf_pages(ScoreSheetsPdf.blank(series).render())
+    assert "Won games × 60" in text and "Lost games × −40" in text
+    assert "Games lost by the others × 25" in text
+    assert 32 in numbers_in(text) and 33 not in numbers_in(text)
+
+
+def test_sheet_without_list_scoring_has_a_plain_totals_block(named_series, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(list_scoring=False)
+    tournament.refresh_from_db()
+    (text,) = pdf_pages(ScoreSheetsPdf.blank(named_series(NAMES[:3])).render())
+    assert "Won games" in text and "Total" in text
+    assert "×" not in text
+
+
+def test_filled_sheet_shows_the_summary_of_the_selector(worked_table):
+    (text,) = pdf_pages(ScoreSheetsPdf.filled(worked_table).render())
+    sheet = selectors.table_sheet(worked_table)
+    numbers = numbers_in(text)
+    for line in sheet.summary:
+        assert line.player_name in text
+        for figure in (line.game_points, line.won_bonus, line.others_bonus, line.list_points):
+            assert abs(figure) in numbers, (line.seat, figure)
+    assert {1332, 1320, 1308, 108} <= numbers
+    # Every seat's final running total is the game points of its summary.
+    last = sheet.rows[-1].running
+    assert {line.seat: line.game_points for line in sheet.summary} == last
+    assert "Grand" in text and "with 2" in text
+
+
+def test_filled_sheet_of_a_north_american_table(na_tournament, named_series):
+    table = named_series(NAMES[:3], target=na_tournament).tables.get()
+    enter(table, [{"declarer": 2, "game": "solo", "trump": "hearts", "matadors": 3, "won": True}])
+    (text,) = pdf_pages(ScoreSheetsPdf.filled(table).render())
+    line = {s.seat: s for s in selectors.table_sheet(table).summary}[2]
+    assert line.list_points in numbers_in(text) and "Total" in text and "×" not in text
+
+
+# --------------------------------------------------------------------------------------
+# Results list and assignments
+# --------------------------------------------------------------------------------------
+
+
+def test_results_list_has_every_player_in_order_and_page_numbers(tournament, club):
+    names = [f"{n} Spieler {i:02d}" for i, n in enumerate(NAMES * 8)]
+    for name in names:
+        RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
+    series = services.series_draw(tournament=tournament, seed=3)
+    table = series.tables.order_by("number").first()
+    enter(table, sheet_rows(WORKED_EXAMPLE, table.size)[:10])
+    pages = pdf_pages(ResultsPdf(tournament).render())
+    assert len(pages) == 2
+    assert "Page 1 of 2" in pages[0] and "Page 2 of 2" in pages[1]
+    assert all("Player" in page and "Points" in page for page in pages)  # repeated header
+    text = "\n".join(pages)
+    standings = selectors.tournament_standings(tournament)
+    positions = [text.index(row.player_name) for row in standings]
+    assert positions == sorted(positions) and len(standings) == len(names)
+    lines = "\n".join(pdf_pages(ResultsPdf(tournament).render(), layout=True)).splitlines()
+    for row in standings[:12]:
+        (line,) = [x for x in lines if row.player_name in x]
+        cells = line.split()
+        assert cells[0] == str(row.rank) and cells[-1] == str(row.list_points)
+        assert cells[-3:-1] == [str(row.won), str(row.lost)]
+
+
+def test_results_list_of_a_category(worked_table, tournament):
+    seat = worked_table.seats.select_related("player").get(number=4)
+    seat.player.category = "ladies"
+    seat.player.save()
+    (text,) = pdf_pages(ResultsPdf(tournament, category="ladies").render())
+    assert "Results – Ladies" in text and seat.player.name in text
+    others = [s.player.name for s in worked_table.seats.exclude(number=4)]
+    assert not any(name in text for name in others)
+
+
+def test_assignment_list_by_table_and_by_name(named_series):
+    series = named_series(NAMES)
+    text = "\n".join(pdf_pages(AssignmentsPdf(series).render(), layout=True))
+    assert "Series 1 — Tables" in text and "Series 1 — Players A–Z" in text
+    by_name = text[text.index("Players A–Z") :]
+    positions = [by_name.index(name) for name in sorted(NAMES, key=str.casefold)]
+    assert positions == sorted(positions)
+    for seat in series.seats.select_related("player", "table"):
+        line = next(x for x in by_name.splitlines() if seat.player.name in x)
+        assert line.split()[-2:] == [str(seat.table.number), str(seat.number)]
+
+
+# --------------------------------------------------------------------------------------
+# Views
+# --------------------------------------------------------------------------------------
+
+PDF = "application/pdf"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def public_downloads(slug):
+    return [
+        (reverse("export_standings_pdf", kwargs={"tournament": slug}), PDF, f"{slug}-results.pdf"),
+        (reverse("export_workbook", kwargs={"tournament": slug}), XLSX, f"{slug}.xlsx"),
+        (
+            reverse("export_table_sheet", kwargs={"tournament": slug, "series": 1, "table": 1}),
+            PDF,
+            f"{slug}-series-1-table-1.pdf",
+        ),
+    ]
+
+
+def manage_downloads(slug):
+    kwargs = {"tournament": slug, "series": 1}
+    return [
+        (
+            reverse("manage:export_blank_sheets", kwargs=kwargs),
+            PDF,
+            f"{slug}-series-1-sheets.pdf",
+        ),
+        (reverse("manage:export_assignments", kwargs=kwargs), PDF, f"{slug}-series-1-tables.pdf"),
+    ]
+
+
+def test_public_downloads(client, tournament, worked_table):
+    for url, content_type, filename in public_downloads(tournament.slug):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response["Content-Type"] == content_type
+        assert response["Content-Disposition"] == f'attachment; filename="{filename}"'
+
+
+def test_results_pdf_view_takes_the_category(client, tournament, worked_table):
+    url = reverse("export_standings_pdf", kwargs={"tournament": tournament.slug})
+    response = client.get(url, {"category": "ladies"})
+    assert response["Content-Disposition"].endswith('-results-ladies.pdf"')
+    assert client.get(url, {"category": "bogus"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("anonymous", 404), ("player", 404), ("other_club_secretary", 404), ("secretary", 200)],
+)
+def test_downloads_of_an_unpublished_tournament(who, status, request, client_for, tournament):
+    tournament.published = False
+    tournament.save()
+    request.getfixturevalue("worked_table")
+    client = client_for(request.getfixturevalue(who))
+    for url, _type, _name in public_downloads(tournament.slug):
+        assert client.get(url).status_code == status, url
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("anonymous", 302), ("player", 403), ("other_club_secretary", 403), ("secretary", 200)],
+)
+def test_blank_sheets_and_assignments_are_for_the_secretaries(
+    who, status, request, client_for, tournament, worked_table
+):
+    client = client_for(request.getfixturevalue(who))
+    for url, content_type, filename in manage_downloads(tournament.slug):
+        response = client.get(url)
+        assert response.status_code == status, url
+        if status == 302:
+            assert response["Location"].startswith(reverse("login"))
+        if status == 200:
+            assert response["Content-Type"] == content_type
+            assert filename in response["Content-Disposition"]
+
+
+def test_downloads_of_an_unknown_series_or_table_are_404(client, tournament, worked_table):
+    slug = tournament.slug
+    url = reverse("export_table_sheet", kwargs={"tournament": slug, "series": 1, "table": 9})
+    assert client.get(url).status_code == 404
+    url = reverse("export_table_sheet", kwargs={"tournament": slug, "series": 2, "table": 1})
+    assert client.get(url).status_code == 404

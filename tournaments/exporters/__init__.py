@@ -1,0 +1,10 @@
+"""Exports that return bytes: Excel workbooks (openpyxl) and PDFs (reportlab).
+
+They lay out what the selectors give and compute nothing, so that the HTML pages, the
+workbook and the PDFs always show the same figures (STYLE.md habit 11).
+
+- `workbook.TournamentWorkbook`: standings, each series, teams and every game (.xlsx);
+- `results.ResultsPdf`: the results list (tournament standings);
+- `sheets.ScoreSheetsPdf`: blank score sheets of a series or the filled sheet of a table;
+- `sheets.AssignmentsPdf`: the table assignment list of a series for the hall.
+"""

@@ -1,0 +1,120 @@
+"""The results list (tournament standings) as PDF.
+
+One row per player in the order of `selectors.tournament_standings` — the figures of the
+HTML standings page and the workbook — with a column per series, the header row repeated on
+every page and "page n of m" in the footer. Without list scoring the points are the plain
+game points, as the selector gives them.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from reportlab.lib.units import mm
+from reportlab.platypus import LongTable, Paragraph, TableStyle
+
+from tournaments import selectors
+from tournaments.exporters.base_pdf import BODY, FONT, FONT_BOLD, HEADING, PdfDocument, fit
+from tournaments.exporters.sheets import HEAD_FILL, ROUND, THIN
+from tournaments.models import Category, Tournament
+
+RANK_W = 9 * mm
+SERIES_W = 13 * mm
+COUNT_W = 11 * mm
+POINTS_W = 16 * mm
+SIZE = 8.5
+
+
+class ResultsPdf(PdfDocument):
+    """Tournament standings: rank, player, club, team, per series, won, lost, points."""
+
+    def __init__(self, tournament: Tournament, *, category: str | None = None):
+        super().__init__(tournament)
+        self.category = category or None
+        self.series_numbers = list(
+            tournament.series.order_by("number").values_list("number", flat=True)
+        )
+        # Wide tournaments turn the page rather than squeeze the names.
+        self.landscape = len(self.series_numbers) > 5
+
+    @property
+    def title(self) -> str:
+        if self.category:
+            return _("Results – %(category)s") % {"category": Category(self.category).label}
+        return _("Results")
+
+    def story(self) -> list:
+        standings = selectors.tournament_standings(self.tournament, category=self.category)
+        story = [Paragraph(self.heading(), HEADING)]
+        if not standings:
+            return [*story, Paragraph(_("No results yet."), BODY)]
+        with_team = any(row.team for row in standings)
+        numbers = self.series_numbers
+        fixed = RANK_W + len(numbers) * SERIES_W + 2 * COUNT_W + POINTS_W
+        rest = self.frame_width - fixed
+        shares = (0.45, 0.32, 0.23) if with_team else (0.55, 0.45)
+        text_w = [rest * share for share in shares]
+
+        header = [
+            "#",
+            _("Player"),
+            _("Club"),
+            *([_("Team")] if with_team else []),
+            *(_("S%(n)s") % {"n": n} for n in numbers),
+            _("Won"),
+            _("Lost"),
+            _("Points"),
+        ]
+        rows = [header]
+        for row in standings:
+            texts = [row.player_name, row.club, *([row.team] if with_team else [])]
+            rows.append(
+                [
+                    str(row.rank),
+                    *(
+                        fit(text, width - 6, font=FONT_BOLD if i == 0 else FONT, size=SIZE)
+                        for i, (text, width) in enumerate(zip(texts, text_w, strict=True))
+                    ),
+                    *(str(row.series[n].list_points) if n in row.series else "–" for n in numbers),
+                    str(row.won),
+                    str(row.lost),
+                    str(row.list_points),
+                ]
+            )
+        widths = [
+            RANK_W,
+            *text_w,
+            *([SERIES_W] * len(numbers)),
+            COUNT_W,
+            COUNT_W,
+            POINTS_W,
+        ]
+        first_number = 1 + len(text_w)
+        table = LongTable(rows, colWidths=widths, repeatRows=1)
+        style = TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, SIZE),
+                ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
+                ("FONT", (1, 1), (1, -1), FONT_BOLD, SIZE),
+                ("FONT", (-1, 1), (-1, -1), FONT_BOLD, SIZE),
+                ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
+                ("LINEBELOW", (0, 0), (-1, 0), 0.8, ROUND),
+                ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+                ("ALIGN", (first_number, 0), (-1, -1), "RIGHT"),
+                ("TOPPADDING", (0, 0), (-1, -1), 1.4),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2.0),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ]
+        )
+        # A faint line every five places helps the eye along a long list.
+        for index in range(5, len(rows), 5):
+            style.add("LINEBELOW", (0, index), (-1, index), 0.3, THIN)
+        table.setStyle(style)
+        story.append(table)
+        return story
+
+    def heading(self) -> str:
+        played = len(self.series_numbers)
+        text = _("Results after %(count)s series") % {"count": played}
+        if not self.tournament.uses_list_points:
+            text += " · " + _("game points")
+        return text

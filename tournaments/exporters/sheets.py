@@ -1,0 +1,572 @@
+"""Score sheets (blank or filled in) and the table assignment list of a series, as PDF.
+
+A *score sheet* is one A4 page per table laid out like a DSkV list: one numbered row per
+game (36 at a 3-table, 48 at a 4-table, or the tournament's setting) with the dealer's cell
+shaded and marked, the game, its value and score, one column per seat for the running
+totals, and the Seeger-Fabian summary block at the foot (game points, won × 50,
+lost × −50, others' lost × 40/30, total; rules §2) with the tournament's own bonus numbers.
+Without list scoring (or under `na`) the foot is a plain block: won, lost, total.
+
+A *blank* sheet is pre-filled with the tournament, series, table and the seats' names. A
+*filled* sheet adds the entered games and the summary from `selectors.table_sheet`; nothing
+here computes a score. Everything that is the same on every sheet of a table size (grid,
+row numbers, dealer marks, labels) is drawn once as a PDF form and reused, so that the
+500 sheets of a 2,000-player series render in a few seconds.
+
+The *assignment list* is what a hall needs: every table with its seats and players, and
+every player alphabetically with their table and seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Flowable, LongTable, PageBreak, Paragraph, TableStyle
+
+from tournaments import selectors
+from tournaments.exporters.base_pdf import (
+    BODY,
+    FONT,
+    FONT_BOLD,
+    GREY,
+    HEADING,
+    PdfDocument,
+    fit,
+    shrink,
+)
+from tournaments.models import Seat, Series, Table, Tournament
+from tournaments.templatetags.skat import describe
+
+DEALER_FILL = colors.Color(0.86, 0.86, 0.86)
+HEAD_FILL = colors.Color(0.93, 0.93, 0.93)
+THIN = colors.Color(0.62, 0.62, 0.62)
+ROUND = colors.Color(0.25, 0.25, 0.25)
+
+# Vertical budget of a sheet; the game rows share what is left (up to ROW_MAX each).
+HEAD = 8 * mm
+COLUMN_HEAD = 8.5 * mm
+GAP = 1.5 * mm
+SUMMARY_ROW = 4.6 * mm
+SIGNATURE_ROW = 6.5 * mm
+ROW_MAX = 6.5 * mm
+# Column widths; the game description takes the rest.
+NUMBER_W = 7 * mm
+VALUE_W = 10 * mm
+SCORE_W = 12 * mm
+SEAT_W = {3: 29 * mm, 4: 25 * mm}
+
+
+@dataclass
+class SheetPage:
+    """What one page shows: the table and its seats, and for a filled sheet its games."""
+
+    series_number: int
+    table: Table
+    names: dict[int, str]
+    length: int
+    rows: list[selectors.SheetRow] = field(default_factory=list)
+    summary: dict[int, selectors.SeatSummary] | None = None
+
+    @property
+    def filled(self) -> bool:
+        return self.summary is not None
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where everything of a sheet is, for one table size and length (points, bottom-left)."""
+
+    width: float
+    height: float
+    size: int
+    length: int
+    summary_rows: int
+
+    @property
+    def seat_w(self) -> float:
+        return SEAT_W[self.size]
+
+    @property
+    def x_game(self) -> float:
+        return NUMBER_W
+
+    @property
+    def x_value(self) -> float:
+        return self.width - self.size * self.seat_w - SCORE_W - VALUE_W
+
+    @property
+    def x_score(self) -> float:
+        return self.x_value + VALUE_W
+
+    def x_seat(self, seat: int) -> float:
+        return self.x_score + SCORE_W + (seat - 1) * self.seat_w
+
+    @property
+    def y_rows(self) -> float:
+        """Top of the first game row."""
+        return self.height - HEAD - COLUMN_HEAD
+
+    @property
+    def summary_height(self) -> float:
+        return self.summary_rows * SUMMARY_ROW + SIGNATURE_ROW
+
+    @property
+    def row_h(self) -> float:
+        room = self.y_rows - GAP - self.summary_height
+        return min(ROW_MAX, room / self.length)
+
+    def y_row(self, number: int) -> float:
+        """Bottom of game row `number`."""
+        return self.y_rows - number * self.row_h
+
+    @property
+    def y_summary(self) -> float:
+        """Top of the summary block."""
+        return self.y_row(self.length) - GAP
+
+
+class _SheetFlowable(Flowable):
+    """One sheet: fills the frame, so that each sheet is one page."""
+
+    def __init__(self, document: ScoreSheetsPdf, page: SheetPage):
+        super().__init__()
+        self.document = document
+        self.page = page
+
+    def wrap(self, available_width, available_height):
+        # A hair under the frame's height so that the frame never rejects it for rounding.
+        self.width, self.height = available_width, available_height - 0.01
+        return self.width, self.height
+
+    def draw(self):
+        self.document.draw_sheet(self.canv, self.page, self.width, self.height)
+
+
+class ScoreSheetsPdf(PdfDocument):
+    """Score sheets of one or more tables, one page each (`blank` or `filled`)."""
+
+    margin = 8 * mm
+
+    def __init__(self, tournament: Tournament, pages: list[SheetPage]):
+        super().__init__(tournament)
+        self.pages = pages
+        self._forms: dict[tuple, str] = {}
+
+    @classmethod
+    def blank(cls, series: Series) -> ScoreSheetsPdf:
+        """A blank sheet for every table of the series, with its seats' names."""
+        tournament = series.tournament
+        seats = Seat.objects.select_related("player").order_by("number")
+        tables = series.tables.order_by("number").prefetch_related(Prefetch("seats", seats))
+        pages = [
+            SheetPage(
+                series_number=series.number,
+                table=table,
+                names={seat.number: seat.player.name for seat in table.seats.all()},
+                length=tournament.games_per_series(table.size),
+            )
+            for table in tables
+        ]
+        return cls(tournament, pages)
+
+    @classmethod
+    def filled(cls, table: Table) -> ScoreSheetsPdf:
+        """The sheet of one table as entered, with the summary block filled in."""
+        sheet = selectors.table_sheet(table)
+        page = SheetPage(
+            series_number=table.series.number,
+            table=table,
+            names={seat.number: seat.player.name for seat in sheet.seats},
+            length=len(sheet.rows),
+            rows=sheet.rows,
+            summary={line.seat: line for line in sheet.summary},
+        )
+        return cls(table.series.tournament, [page])
+
+    @property
+    def title(self) -> str:
+        return _("Score sheet") if len(self.pages) == 1 else _("Score sheets")
+
+    def story(self) -> list:
+        self._forms = {}  # forms belong to one PDF: a second render draws them again
+        story = []
+        for page in self.pages:
+            if story:
+                story.append(PageBreak())
+            story.append(_SheetFlowable(self, page))
+        return story
+
+    # ----------------------------------------------------------------------------------
+    # Drawing
+    # ----------------------------------------------------------------------------------
+
+    @property
+    def list_scoring(self) -> bool:
+        return self.tournament.uses_list_points
+
+    def others_bonus(self, size: int) -> int:
+        t = self.tournament
+        return t.bonus_others_4 if size == 4 else t.bonus_others_3
+
+    def summary_labels(self, size: int) -> list[tuple[str, bool]]:
+        """(label, split cell for count and points) per row of the foot, total last."""
+        t = self.tournament
+        if self.list_scoring:
+            return [
+                (_("Game points"), False),
+                (_("Won games × %(bonus)s") % {"bonus": t.bonus_won}, True),
+                (_("Lost games × −%(bonus)s") % {"bonus": t.bonus_lost}, True),
+                (
+                    _("Games lost by the others × %(bonus)s") % {"bonus": self.others_bonus(size)},
+                    True,
+                ),
+                (_("Total (list points)"), False),
+            ]
+        return [(_("Won games"), False), (_("Lost games"), False), (_("Total"), False)]
+
+    def draw_sheet(self, canvas, page: SheetPage, width: float, height: float):
+        table = page.table
+        labels = self.summary_labels(table.size)
+        layout = _Layout(width, height, table.size, page.length, len(labels))
+        key = (layout, tuple(labels))
+        name = self._forms.get(key)
+        if name is None:
+            name = self._forms[key] = f"sheet{len(self._forms)}"
+            canvas.beginForm(name, 0, 0, width, height)
+            self._draw_grid(canvas, layout, table, labels)
+            canvas.endForm()
+        canvas.doForm(name)
+        self._draw_names(canvas, layout, page)
+        if page.filled:
+            self._draw_games(canvas, layout, page)
+            self._draw_summary(canvas, layout, page)
+
+    def _draw_grid(self, canvas, layout: _Layout, table: Table, labels):
+        """Everything that every sheet of this size and length has in common."""
+        w, size, rh = layout.width, layout.size, layout.row_h
+        top_rows, bottom_rows = layout.y_rows, layout.y_row(layout.length)
+        head_top = layout.height - HEAD
+        x_seats = layout.x_seat(1)
+        mark = pgettext("dealer mark on the score sheet", "D")
+
+        # The head: series and table are per page; the legend is the same everywhere.
+        canvas.setFont(FONT, 6.5)
+        canvas.setFillColor(GREY)
+        canvas.drawRightString(
+            w,
+            head_top + 2.4 * mm,
+            _("%(mark)s = dealer · seat 1 deals first") % {"mark": mark}
+            + (" · " + _("at a 4-table the dealer sits out") if size == 4 else ""),
+        )
+
+        # Column heads.
+        canvas.setFillColor(HEAD_FILL)
+        canvas.rect(0, top_rows, w, COLUMN_HEAD, stroke=0, fill=1)
+        canvas.setFillColor(colors.black)
+        canvas.setFont(FONT_BOLD, 7)
+        text_y = top_rows + COLUMN_HEAD / 2 - 2.5
+        canvas.drawCentredString(NUMBER_W / 2, text_y, _("No."))
+        canvas.drawString(layout.x_game + 1.5 * mm, text_y, _("Game"))
+        canvas.drawCentredString(layout.x_value + VALUE_W / 2, text_y, _("Value"))
+        canvas.drawCentredString(layout.x_score + SCORE_W / 2, text_y, _("Score"))
+        canvas.setFont(FONT, 6)
+        canvas.setFillColor(GREY)
+        for seat in range(1, size + 1):
+            canvas.drawString(
+                layout.x_seat(seat) + 1.2 * mm,
+                top_rows + COLUMN_HEAD - 2.6 * mm,
+                _("Seat %(seat)s") % {"seat": seat},
+            )
+
+        # Dealer marks: the dealer's cell of each row is shaded and marked.
+        canvas.setFillColor(DEALER_FILL)
+        for number in range(1, layout.length + 1):
+            x = layout.x_seat(table.dealer_of(number))
+            canvas.rect(x, layout.y_row(number), layout.seat_w, rh, stroke=0, fill=1)
+        canvas.setFillColor(GREY)
+        canvas.setFont(FONT, 5.5)
+        for number in range(1, layout.length + 1):
+            x = layout.x_seat(table.dealer_of(number))
+            canvas.drawString(x + 0.8 * mm, layout.y_row(number) + rh / 2 - 2, mark)
+
+        # Row numbers.
+        canvas.setFillColor(colors.black)
+        canvas.setFont(FONT, min(7, rh / mm * 1.6))
+        for number in range(1, layout.length + 1):
+            canvas.drawCentredString(
+                NUMBER_W / 2, layout.y_row(number) + rh / 2 - 2.3, str(number)
+            )
+
+        # Row lines, darker after each round of deals.
+        canvas.setLineWidth(0.25)
+        canvas.setStrokeColor(THIN)
+        for number in range(1, layout.length):
+            if number % size:
+                y = layout.y_row(number)
+                canvas.line(0, y, w, y)
+        canvas.setLineWidth(0.6)
+        canvas.setStrokeColor(ROUND)
+        for number in range(size, layout.length, size):
+            y = layout.y_row(number)
+            canvas.line(0, y, w, y)
+        canvas.line(0, top_rows, w, top_rows)
+
+        # Column lines and the frame around the rows.
+        canvas.setLineWidth(0.4)
+        for x in (layout.x_game, layout.x_value, layout.x_score, x_seats):
+            canvas.line(x, bottom_rows, x, top_rows + COLUMN_HEAD)
+        canvas.setLineWidth(0.6)
+        for seat in range(2, size + 1):
+            x = layout.x_seat(seat)
+            canvas.line(x, bottom_rows, x, top_rows + COLUMN_HEAD)
+        canvas.setLineWidth(0.9)
+        canvas.rect(0, bottom_rows, w, top_rows + COLUMN_HEAD - bottom_rows, stroke=1, fill=0)
+
+        # The summary block at the foot.
+        y = layout.y_summary
+        canvas.setFont(FONT, 7)
+        canvas.setFillColor(colors.black)
+        canvas.setStrokeColor(ROUND)
+        for index, (label, split) in enumerate(labels):
+            last = index == len(labels) - 1
+            bottom = y - SUMMARY_ROW
+            if last:
+                canvas.setFillColor(HEAD_FILL)
+                canvas.rect(0, bottom, w, SUMMARY_ROW, stroke=0, fill=1)
+                canvas.setFillColor(colors.black)
+                canvas.setFont(FONT_BOLD, 7)
+            canvas.drawRightString(x_seats - 1.5 * mm, bottom + SUMMARY_ROW / 2 - 2.3, label)
+            if split:
+                canvas.setLineWidth(0.25)
+                canvas.setStrokeColor(THIN)
+                for seat in range(1, size + 1):
+                    x = layout.x_seat(seat) + layout.seat_w * 0.35
+                    canvas.line(x, bottom + 0.8 * mm, x, y - 0.8 * mm)
+                canvas.setStrokeColor(ROUND)
+            canvas.setLineWidth(0.4 if not last else 0.9)
+            canvas.line(x_seats, bottom, w, bottom)
+            y = bottom
+        canvas.setFont(FONT, 7)
+        canvas.drawRightString(x_seats - 1.5 * mm, y - SIGNATURE_ROW / 2 - 2.3, _("Signature"))
+        y -= SIGNATURE_ROW
+        canvas.setLineWidth(0.4)
+        canvas.line(x_seats, y, w, y)
+        for seat in range(1, size + 1):
+            x = layout.x_seat(seat)
+            canvas.line(x, y, x, layout.y_summary)
+        canvas.line(w, y, w, layout.y_summary)
+        canvas.setLineWidth(0.9)
+        canvas.line(x_seats, layout.y_summary, w, layout.y_summary)
+
+    def _draw_names(self, canvas, layout: _Layout, page: SheetPage):
+        head_top = layout.height - HEAD
+        canvas.setFillColor(colors.black)
+        canvas.setFont(FONT_BOLD, 12)
+        canvas.drawString(
+            0,
+            head_top + 2.2 * mm,
+            _("Series %(series)s · Table %(table)s")
+            % {"series": page.series_number, "table": page.table.number},
+        )
+        name_y = layout.y_rows + 1.6 * mm
+        for seat in range(1, layout.size + 1):
+            text, size = shrink(
+                page.names.get(seat, ""),
+                layout.seat_w - 2 * mm,
+                font=FONT_BOLD,
+                size=7.5,
+                smallest=5,
+            )
+            canvas.setFont(FONT_BOLD, size)
+            canvas.drawString(layout.x_seat(seat) + 1.2 * mm, name_y, text)
+
+    def _draw_games(self, canvas, layout: _Layout, page: SheetPage):
+        rh = layout.row_h
+        description_w = layout.x_value - layout.x_game - 2.5 * mm
+        for row in page.rows:
+            game = row.game
+            if game is None or row.number > layout.length:
+                continue
+            middle = layout.y_row(row.number) + rh / 2
+            base = middle - 2.3
+            canvas.setFillColor(colors.black)
+            self._draw_description(
+                canvas, describe(game), layout.x_game + 1.2 * mm, middle, description_w
+            )
+            if game.declarer is None:
+                continue
+            canvas.setFont(FONT, 7)
+            canvas.drawRightString(layout.x_score - 1.2 * mm, base, str(game.value))
+            canvas.drawRightString(layout.x_seat(1) - 1.2 * mm, base, str(game.score))
+            total = row.running.get(game.declarer)
+            if total is not None:
+                canvas.setFont(FONT_BOLD, 7)
+                canvas.drawRightString(
+                    layout.x_seat(game.declarer) + layout.seat_w - 1.5 * mm, base, str(total)
+                )
+
+    @staticmethod
+    def _draw_description(canvas, text: str, x: float, middle: float, width: float):
+        """One line if it fits at 6 pt or more, else two smaller lines (cut if need be)."""
+        line, size = shrink(text, width, size=7, smallest=6)
+        if pdfmetrics.stringWidth(line, FONT, size) <= width and not line.endswith("…"):
+            canvas.setFont(FONT, size)
+            canvas.drawString(x, middle - 2.3, line)
+            return
+        lines = simpleSplit(text, FONT, 5.2, width)
+        if len(lines) > 2:
+            lines = [lines[0], fit(" ".join(lines[1:]), width, size=5.2)]
+        canvas.setFont(FONT, 5.2)
+        canvas.drawString(x, middle + 0.6, lines[0])
+        if len(lines) > 1:
+            canvas.drawString(x, middle - 5.0, lines[1])
+
+    def _draw_summary(self, canvas, layout: _Layout, page: SheetPage):
+        y = layout.y_summary
+        canvas.setFillColor(colors.black)
+        for seat in range(1, layout.size + 1):
+            line = page.summary.get(seat)
+            if line is None:
+                continue
+            if self.list_scoring:
+                cells = [
+                    (None, line.game_points),
+                    (line.won, line.won_bonus),
+                    (line.lost, line.lost_bonus),
+                    (line.others_lost, line.others_bonus),
+                    (None, line.list_points),
+                ]
+            else:
+                cells = [(None, line.won), (None, line.lost), (None, line.list_points)]
+            x = layout.x_seat(seat)
+            right = x + layout.seat_w - 1.5 * mm
+            for index, (count, points) in enumerate(cells):
+                base = y - (index + 1) * SUMMARY_ROW + SUMMARY_ROW / 2 - 2.3
+                last = index == len(cells) - 1
+                canvas.setFont(FONT_BOLD if last else FONT, 7.5 if last else 7)
+                if count is not None:
+                    canvas.drawCentredString(x + layout.seat_w * 0.175, base, str(count))
+                canvas.drawRightString(right, base, str(points))
+        if any(line.penalties for line in page.summary.values()):
+            canvas.setFont(FONT, 6)
+            canvas.setFillColor(GREY)
+            text = "; ".join(
+                _("seat %(seat)s: %(points)s") % {"seat": seat, "points": line.penalties}
+                for seat, line in sorted(page.summary.items())
+                if line.penalties
+            )
+            canvas.drawString(
+                0,
+                y - layout.summary_height + 1.5 * mm,
+                fit(
+                    _("Penalties (in the game points): %(list)s") % {"list": text},
+                    layout.x_seat(1),
+                ),
+            )
+
+
+# --------------------------------------------------------------------------------------
+# Table assignment list
+# --------------------------------------------------------------------------------------
+
+
+class AssignmentsPdf(PdfDocument):
+    """Tables of a series with their seats, then every player alphabetically."""
+
+    def __init__(self, series: Series):
+        super().__init__(series.tournament)
+        self.series = series
+
+    @property
+    def title(self) -> str:
+        return _("Table assignments")
+
+    def _seats(self) -> list[Seat]:
+        return list(
+            Seat.objects.filter(series=self.series)
+            .select_related("table", "player__club")
+            .order_by("table__number", "number")
+        )
+
+    def _table_style(self, *, banded_by: list[int], numbers: tuple[int, int]) -> TableStyle:
+        commands = [
+            ("FONT", (0, 0), (-1, -1), FONT, 9),
+            ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8.5),
+            ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.8, ROUND),
+            ("ALIGN", (numbers[0], 0), (numbers[1], -1), "RIGHT"),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ]
+        for row in banded_by:
+            commands.append(("LINEABOVE", (0, row), (-1, row), 0.6, THIN))
+        return TableStyle(commands)
+
+    def story(self) -> list:
+        seats = self._seats()
+        width = self.frame_width
+        heading = _("Series %(series)s") % {"series": self.series.number}
+        story = [Paragraph(f"{heading} — {_('Tables')}", HEADING)]
+        if not seats:
+            return [*story, Paragraph(_("The series has not been drawn yet."), BODY)]
+
+        # By table: the table number on its first seat only, a line between tables.
+        name_w, club_w, team_w = width * 0.37, width * 0.37, width * 0.26 - 28 * mm
+        rows = [[_("Table"), _("Seat"), _("Player"), _("Club"), _("Team")]]
+        starts = []
+        previous = None
+        for seat in seats:
+            first = seat.table_id != previous
+            if first and previous is not None:
+                starts.append(len(rows))
+            previous = seat.table_id
+            rows.append(
+                [
+                    str(seat.table.number) if first else "",
+                    str(seat.number),
+                    fit(seat.player.name, name_w - 8, font=FONT, size=9),
+                    fit(seat.player.club.name if seat.player.club else "", club_w - 8, size=9),
+                    fit(seat.player.team, team_w - 8, size=9),
+                ]
+            )
+        table = LongTable(rows, colWidths=[14 * mm, 14 * mm, name_w, club_w, team_w], repeatRows=1)
+        style = self._table_style(banded_by=starts, numbers=(0, 1))
+        style.add("FONT", (0, 1), (0, -1), FONT_BOLD, 10)
+        table.setStyle(style)
+        story.append(table)
+
+        # By player: where do I sit?
+        story += [PageBreak(), Paragraph(f"{heading} — {_('Players A–Z')}", HEADING)]
+        by_name = sorted(seats, key=lambda s: (s.player.name.casefold(), s.player_id))
+        name_w, club_w = width * 0.45, width * 0.55 - 32 * mm
+        rows = [[_("Player"), _("Club"), _("Table"), _("Seat")]]
+        starts = []
+        initial = None
+        for seat in by_name:
+            letter = seat.player.name[:1].casefold()
+            if initial is not None and letter != initial:
+                starts.append(len(rows))
+            initial = letter
+            rows.append(
+                [
+                    fit(seat.player.name, name_w - 8, font=FONT_BOLD, size=9),
+                    fit(seat.player.club.name if seat.player.club else "", club_w - 8, size=9),
+                    str(seat.table.number),
+                    str(seat.number),
+                ]
+            )
+        table = LongTable(rows, colWidths=[name_w, club_w, 16 * mm, 16 * mm], repeatRows=1)
+        style = self._table_style(banded_by=starts, numbers=(2, 3))
+        style.add("FONT", (0, 1), (0, -1), FONT_BOLD, 9)
+        style.add("FONT", (2, 1), (2, -1), FONT_BOLD, 10)
+        table.setStyle(style)
+        story.append(table)
+        return story
