@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404
 from django.views.generic import DetailView, TemplateView
 from django_tables2 import RequestConfig
 
-from tournaments import permissions, selectors
+from tournaments import charts, permissions, selectors
 from tournaments.models import Category, Player, Season, Tournament
 from tournaments.tables import (
     SeasonPlayersTable,
@@ -122,7 +122,14 @@ class PlayerDetailView(DetailView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["stats"] = selectors.player_statistics(self.object, viewer=self.request.user)
+        stats = selectors.player_statistics(self.object, viewer=self.request.user)
+        context["stats"] = stats
+        context["chart"] = charts.points_chart(
+            [
+                (f"{h.tournament.date:%d.%m.} S{h.line.series_number}", h.line.list_points)
+                for h in stats.history
+            ]
+        )
         return context
 
 

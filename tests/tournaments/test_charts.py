@@ -1,0 +1,40 @@
+"""The player's SVG chart lays out the figures it is given."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.urls import reverse
+
+from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tournaments.charts import points_chart
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_one_bar_per_series_negative_in_red():
+    svg = ET.fromstring(points_chart([("S1", 1332), ("S2", -120), ("S3", 0)]))
+    bars = svg.findall(f"{SVG}rect")
+    assert len(bars) == 3
+    assert [b.find(f"{SVG}title").text for b in bars] == ["S1: 1332", "S2: -120", "S3: 0"]
+    assert bars[1].get("fill") == "#b3261e" and bars[0].get("fill") == "#1f6f43"
+    # the positive bar rises above the zero line, the negative one hangs below it
+    assert float(bars[0].get("y")) < float(bars[1].get("y"))
+    assert svg.find(f"{SVG}polyline") is not None
+
+
+def test_no_series_no_chart():
+    assert points_chart([]) == ""
+
+
+def test_names_are_escaped():
+    svg = points_chart([("<b>", 5)])
+    assert "<b>" not in svg and "&lt;b&gt;" in svg
+
+
+@pytest.mark.django_db
+def test_player_page_shows_the_chart(client, seated_series):
+    table = seated_series(4).tables.get()
+    enter(table, sheet_rows(WORKED_EXAMPLE, 4))
+    player = table.seats.get(number=1).player
+    html = client.get(reverse("player_detail", kwargs={"pk": player.pk})).content.decode()
+    assert "<svg" in html and ": 1332</title>" in html
