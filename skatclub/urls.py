@@ -14,6 +14,8 @@ urlpatterns += i18n_patterns(
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("manage/", include("tournaments.urls_admin")),
+    # The private table links for entry on the players' phones (no account needed).
+    path("entry/", include("tournaments.urls_entry")),
     path("", include("tournaments.urls_public")),
     prefix_default_language=False,
 )

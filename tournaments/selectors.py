@@ -621,3 +621,17 @@ def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
     for game in games:
         game.declarer_name = names.get((game.table_id, game.declarer), "")
     return games
+
+
+# --------------------------------------------------------------------------------------
+# Table-side entry: provisional results, the two copies of a sheet
+# --------------------------------------------------------------------------------------
+
+# (table entry selectors go here)
+
+
+# --------------------------------------------------------------------------------------
+# Money: what each player owes, paid and won; the cash summary
+# --------------------------------------------------------------------------------------
+
+# (money selectors go here)

@@ -947,3 +947,17 @@ def players_import(*, tournament: Tournament, rows: Sequence[Mapping]) -> Import
             players.append(player)
         registered = registration_add(tournament=tournament, players=players)
     return ImportResult(created=created, reused=reused, registered=registered)
+
+
+# --------------------------------------------------------------------------------------
+# Table-side entry on the players' phones: links, provisional games, confirmation
+# --------------------------------------------------------------------------------------
+
+# (table entry services go here)
+
+
+# --------------------------------------------------------------------------------------
+# Money: fees, payments, prize plan
+# --------------------------------------------------------------------------------------
+
+# (money services go here)

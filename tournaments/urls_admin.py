@@ -1,6 +1,6 @@
 """Secretaries and directors (sign-in required; a club's secretaries only)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from tournaments.views import exports, manage, sheet
 
@@ -51,4 +51,6 @@ urlpatterns = [
     path(TB + "penalty/", sheet.PenaltyView.as_view(), name="sheet_penalty"),
     path(TB + "game/<int:game>/", sheet.GameCorrectView.as_view(), name="game_correct"),
     path(TB + "game/<int:game>/delete/", sheet.GameDeleteView.as_view(), name="game_delete"),
+    path("", include("tournaments.urls_entry_manage")),
+    path("", include("tournaments.urls_money")),
 ]

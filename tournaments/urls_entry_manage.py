@@ -1,0 +1,3 @@
+"""URLs (filled in by the table-entry / money features)."""
+
+urlpatterns: list = []
