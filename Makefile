@@ -53,6 +53,7 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/scoring.py
+	$(PY) bench/standings.py
 
 messages: $(STAMP)
 	$(DEV_ENV) $(PY) manage.py makemessages -l de --ignore '.venv/*' --ignore 'bench/*'

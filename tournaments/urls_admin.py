@@ -23,6 +23,7 @@ urlpatterns = [
     path(T, manage.TournamentManageView.as_view(), name="tournament"),
     path(T + "settings/", manage.TournamentSettingsView.as_view(), name="tournament_settings"),
     path(T + "action/", manage.TournamentActionView.as_view(), name="tournament_action"),
+    path(T + "lots/", manage.LotsView.as_view(), name="tournament_lots"),
     path(T + "registrations/add/", manage.RegistrationAddView.as_view(), name="registration_add"),
     path(
         T + "registrations/quick-add/",

@@ -298,3 +298,13 @@ def test_recompute_rebuilds_tampered_values(table):
     assert services.scores_recompute() == 1
     game = Game.objects.get()
     assert (game.value, game.score, game.list_declarer) == (72, 72, 122)
+
+
+def test_a_player_with_payments_cannot_be_unregistered(tournament, club):
+    from decimal import Decimal
+
+    registration = RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club))
+    services.payment_record(registration=registration, kind="fees", amount=Decimal("10.00"))
+    with pytest.raises(UserError, match="payments"):
+        services.registration_remove(registration=registration)
+    assert registration.payments.count() == 1

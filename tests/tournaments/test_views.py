@@ -276,3 +276,32 @@ def test_settings_change_recomputes(client_for, secretary, tournament, series):
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.list_declarer == 108
+
+
+def test_director_records_a_draw_by_lot_for_tied_players(
+    client_for, secretary, tournament, series
+):
+    from tournaments import selectors
+
+    page = client_for(secretary).get(
+        reverse("manage:tournament", kwargs={"tournament": tournament.slug})
+    )
+    tied = [row.player_id for group in page.context["ties"] for row in group]
+    assert len(tied) == 4  # nobody has played: all four are tied at 0
+    last = tied[-1]
+    client_for(secretary).post(
+        reverse("manage:tournament_lots", kwargs={"tournament": tournament.slug}),
+        {f"lot_{last}": "1"},
+    )
+    assert selectors.tournament_standings(tournament)[0].player_id == last
+
+
+def test_a_bad_lot_number_changes_nothing(client_for, secretary, tournament, series):
+    player_id = tournament.registrations.first().player_id
+    response = client_for(secretary).post(
+        reverse("manage:tournament_lots", kwargs={"tournament": tournament.slug}),
+        {f"lot_{player_id}": "first"},
+        follow=True,
+    )
+    assert "whole numbers" in response.content.decode()
+    assert not Registration.objects.exclude(lot=None).exists()

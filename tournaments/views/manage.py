@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView, View
 
 from tournaments import draw as draw_engine
-from tournaments import permissions, player_import, services
+from tournaments import permissions, player_import, selectors, services
 from tournaments.errors import UserError
 from tournaments.forms import (
     DrawForm,
@@ -212,6 +212,7 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
         except draw_engine.DrawError:
             split = None
         context.update(
+            ties=selectors.tied_groups(selectors.tournament_standings(self.tournament)),
             registrations=registrations,
             series_list=series,
             add_form=RegistrationAddForm(tournament=self.tournament),
@@ -244,6 +245,28 @@ class TournamentActionView(TournamentMixin, ManageMixin, View):
                 raise UserError(_("Unknown action."))
         except UserError as error:
             messages.error(request, str(error))
+        return redirect("manage:tournament", tournament=self.tournament.slug)
+
+
+class LotsView(TournamentMixin, ManageMixin, View):
+    """Record the order a draw by lot gave among tied players (rules §2)."""
+
+    def post(self, request, *args, **kwargs):
+        lots = {}
+        for key, value in request.POST.items():
+            if not key.startswith("lot_"):
+                continue
+            try:
+                player_id = int(key[4:])
+                lots[player_id] = int(value) if value.strip() else None
+            except ValueError:
+                messages.error(request, _("Enter whole numbers for the draw by lot."))
+                return redirect("manage:tournament", tournament=self.tournament.slug)
+            if lots[player_id] is not None and not 1 <= lots[player_id] <= 9999:
+                messages.error(request, _("Enter whole numbers for the draw by lot."))
+                return redirect("manage:tournament", tournament=self.tournament.slug)
+        services.registration_set_lots(tournament=self.tournament, lots=lots)
+        messages.success(request, _("The draw by lot is recorded."))
         return redirect("manage:tournament", tournament=self.tournament.slug)
 
 

@@ -16,6 +16,8 @@ from tournaments.tables import (
 )
 from tournaments.views.mixins import SeriesMixin, TableMixin, TournamentMixin
 
+STANDINGS_PER_PAGE = 100
+
 
 def _category(request) -> str:
     category = request.GET.get("category", "")
@@ -58,7 +60,8 @@ class TournamentDetailView(TournamentMixin, TemplateView):
             series_numbers=[s.number for s in series],
             list_scoring=self.tournament.uses_list_points,
         )
-        RequestConfig(self.request, paginate=False).configure(table)
+        # Large open tournaments: 100 rows a page keeps the page quick on a phone.
+        RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         context.update(
             series_list=series,
             table=table,
@@ -77,7 +80,7 @@ class SeriesDetailView(SeriesMixin, TemplateView):
         category = _category(self.request)
         standings = selectors.series_standings(self.series, category=category or None)
         table = StandingsTable(standings, list_scoring=self.tournament.uses_list_points)
-        RequestConfig(self.request, paginate=False).configure(table)
+        RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         tables = list(
             self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
         )
