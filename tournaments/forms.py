@@ -23,6 +23,7 @@ class TournamentForm(forms.ModelForm):
             "games_per_series_3",
             "kontra_allowed",
             "team_best_n",
+            "double_entry",
             "published",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}

@@ -12,20 +12,28 @@ where list scoring is off or the rule set is `na`.
 
 from __future__ import annotations
 
+import re as _re
+import secrets as _secrets
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import Count, F, Q, QuerySet, Sum
+from django.utils.translation import gettext
 
 from tournaments.models import (
+    Category,
     Game,
     GameType,
+    Payment,
     Penalty,
     Player,
+    Prize,
     Registration,
     Seat,
     Series,
+    SheetCopy,
     Table,
     Tournament,
 )
@@ -54,6 +62,7 @@ class SeatLine:
     list_points: int = 0
     penalties: int = 0
     games: int = 0
+    provisional: bool = False  # games entered at the table, not yet confirmed
 
 
 @dataclass
@@ -82,6 +91,7 @@ class StandingRow:
     others_lost: int = 0
     lot: int | None = None
     series: dict[int, SeriesResult] = field(default_factory=dict)
+    provisional: bool = False  # counts games entered at a table, not yet confirmed
 
     def sort_key(self):
         lot = self.lot if self.lot is not None else 1 << 30
@@ -118,7 +128,11 @@ def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
         for r in rows
     ]
     table_ids = seats.values("table_id")
-    games = Game.objects.filter(table_id__in=table_ids)
+    # Double entry: a row the two copies disagree on counts nowhere until it is settled.
+    disputed = disputed_games(table_ids)
+    games = Game.objects.filter(table_id__in=table_ids).exclude(
+        pk__in=[pk for pks in disputed.values() for pk in pks]
+    )
     own = {
         (r["table_id"], r["declarer"]): r
         for r in games.exclude(declarer=None)
@@ -135,7 +149,12 @@ def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
     per_table = {
         r["table_id"]: r
         for r in games.values("table_id")
-        .annotate(lost=Count("id", filter=Q(is_lost=True)), lo=Sum("list_others"), n=Count("id"))
+        .annotate(
+            lost=Count("id", filter=Q(is_lost=True)),
+            lo=Sum("list_others"),
+            n=Count("id"),
+            provisional=Count("id", filter=Q(provisional=True)),
+        )
         .order_by()
     }
     fines = {
@@ -148,7 +167,7 @@ def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
     empty = {"gp": 0, "won": 0, "lost": 0, "lp": 0, "lo": 0}
     for line in lines:
         mine = own.get((line.table_id, line.seat), empty)
-        table = per_table.get(line.table_id, {"lost": 0, "lo": 0, "n": 0})
+        table = per_table.get(line.table_id, {"lost": 0, "lo": 0, "n": 0, "provisional": 0})
         fine = fines.get((line.table_id, line.seat), 0)
         line.won = mine["won"]
         line.lost = mine["lost"]
@@ -157,6 +176,7 @@ def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
         line.game_points = (mine["gp"] or 0) + fine
         line.list_points = (mine["lp"] or 0) + (table["lo"] or 0) - (mine["lo"] or 0) + fine
         line.games = table["n"]
+        line.provisional = bool(table["provisional"]) or line.table_id in disputed
     return lines
 
 
@@ -171,24 +191,20 @@ def tournament_standings(
     tournament: Tournament, *, category: str | None = None, up_to_series: int | None = None
 ) -> list[StandingRow]:
     """Total standings with one result per series; every registered player has a row."""
-    registrations = (
-        Registration.objects.filter(tournament=tournament)
-        .select_related("player__club")
-        .order_by()
-    )
+    registrations = Registration.objects.filter(tournament=tournament).order_by()
     if category:
         registrations = registrations.filter(player__category=category)
     rows: dict[int, StandingRow] = {}
-    for reg in registrations:
-        p = reg.player
-        rows[p.pk] = StandingRow(
+    fields = ("player_id", "player__name", "player__club__name", "player__team")
+    for reg in registrations.values(*fields, "player__category", "lot"):
+        rows[reg["player_id"]] = StandingRow(
             rank=0,
-            player_id=p.pk,
-            player_name=p.name,
-            club=p.club.name if p.club else "",
-            team=p.team,
-            category=p.category,
-            lot=reg.lot,
+            player_id=reg["player_id"],
+            player_name=reg["player__name"],
+            club=reg["player__club__name"] or "",
+            team=reg["player__team"],
+            category=reg["player__category"],
+            lot=reg["lot"],
         )
     seats = Seat.objects.filter(series__tournament=tournament)
     if up_to_series is not None:
@@ -212,6 +228,7 @@ def tournament_standings(
         row.won += line.won
         row.lost += line.lost
         row.others_lost += line.others_lost
+        row.provisional = row.provisional or line.provisional
         row.series[line.series_number] = SeriesResult(
             number=line.series_number,
             list_points=line.list_points,
@@ -222,6 +239,15 @@ def tournament_standings(
             table=line.table_number,
         )
     return _rank(rows.values())
+
+
+def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:
+    """Players tied on list points, won and lost: only a draw by lot separates them (§2)."""
+    groups: dict[tuple[int, int, int], list[StandingRow]] = defaultdict(list)
+    for row in standings:
+        if row.series:
+            groups[(row.list_points, row.won, row.lost)].append(row)
+    return [group for group in groups.values() if len(group) > 1]
 
 
 def series_standings(series: Series, *, category: str | None = None) -> list[StandingRow]:
@@ -255,6 +281,7 @@ def series_standings(series: Series, *, category: str | None = None) -> list[Sta
                 lost=line.lost,
                 others_lost=line.others_lost,
                 lot=lots.get(p.pk),
+                provisional=line.provisional,
                 series={
                     line.series_number: SeriesResult(
                         number=line.series_number,
@@ -287,6 +314,8 @@ class SheetRow:
     game: Game | None
     # Running game points per seat after this row, as the paper list carries them.
     running: dict[int, int]
+    # Double entry: the two copies disagree on this row; it does not count until settled.
+    disputed: bool = False
 
 
 @dataclass
@@ -317,6 +346,11 @@ class Sheet:
     list_scoring: bool
     others_bonus: int
 
+    @property
+    def provisional(self) -> bool:
+        """Some rows were entered at the table and are not confirmed yet (or disputed)."""
+        return any(row.disputed or (row.game and row.game.provisional) for row in self.rows)
+
 
 def table_sheet(table: Table, *, blank_rows: bool = True) -> Sheet:
     """A table's sheet: each row with the running totals, and the summary block."""
@@ -325,16 +359,22 @@ def table_sheet(table: Table, *, blank_rows: bool = True) -> Sheet:
     games = {
         g.number: g
         for g in table.games.annotate(
-            changes_count=Count("changes", filter=Q(changes__action="corrected"))
+            changes_count=Count(
+                "changes",
+                # A confirmation changes only `provisional`: it is not a correction.
+                filter=Q(changes__action="corrected") & ~Q(changes__diff__has_key="provisional"),
+            )
         )
     }
+    disputed = disputed_games([table.pk]).get(table.pk, set())
     length = max(tournament.games_per_series(table.size), max(games, default=0))
     running = dict.fromkeys(range(1, table.size + 1), 0)
     rows = []
     last = max(games, default=0)
     for number in range(1, (length if blank_rows else last) + 1):
         game = games.get(number)
-        if game is not None and game.declarer is not None:
+        counts = game is not None and game.pk not in disputed
+        if counts and game.declarer is not None:
             running[game.declarer] += game.score
         rows.append(
             SheetRow(
@@ -342,6 +382,7 @@ def table_sheet(table: Table, *, blank_rows: bool = True) -> Sheet:
                 dealer=table.dealer_of(number),
                 game=game,
                 running=dict(running) if game is not None else {},
+                disputed=game is not None and not counts,
             )
         )
     lines = {line.seat: line for line in table_seat_totals(table)}
@@ -628,6 +669,210 @@ def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
 # --------------------------------------------------------------------------------------
 
 # (table entry selectors go here)
+#
+# Terms: a table's *link* is its private address for entry on a phone; the *first copy* of
+# a sheet is its games (keyed by the first list keeper, a secretary or the director), the
+# *second copy* the second keeper's `SheetCopy` under double entry. Rules for counting:
+# - A provisional game (keyed on a phone, not yet confirmed) counts in the standings and
+#   the sheet's totals, and marks its players' rows `provisional`.
+# - Under double entry a provisional game whose row the second copy has *differently* is
+#   *disputed*: it counts nowhere (standings, sheet totals) until the director chooses a
+#   version. A row the second keeper has not reached yet is not disputed, only provisional.
+# - A confirmed game is final: a later difference from the second copy changes nothing.
+
+
+_TOKEN = _re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def entry_link(token: str) -> tuple[Table, int] | None:
+    """The table a private link opens and whose list keeper it is (1, or 2 under double
+    entry); None for an unknown, revoked or malformed link."""
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        return None
+    table = (
+        Table.objects.select_related("series__tournament__club")
+        .filter(Q(entry_token=token) | Q(entry_token_2=token))
+        .first()
+    )
+    if table is None:
+        return None
+    if table.entry_token and _secrets.compare_digest(table.entry_token, token):
+        return table, 1
+    second = table.entry_token_2
+    if second and table.series.tournament.double_entry and _secrets.compare_digest(second, token):
+        return table, 2
+    return None
+
+
+def _mapping_of(game: Game) -> dict:
+    from tournaments.services import game_mapping_of
+
+    return game_mapping_of(game)
+
+
+def disputed_games(table_ids) -> dict[int, set[int]]:
+    """table id → ids of its disputed games (double entry; see the terms above).
+
+    Two queries at most, whatever the number of tables: the second copies, then the
+    provisional games of the tables that have one.
+    """
+    copies = {
+        table_id: {row["number"]: row for row in rows}
+        for table_id, rows in SheetCopy.objects.filter(
+            table_id__in=table_ids, table__series__tournament__double_entry=True
+        ).values_list("table_id", "rows")
+        if rows
+    }
+    if not copies:
+        return {}
+    disputed: dict[int, set[int]] = defaultdict(set)
+    for game in Game.objects.filter(table_id__in=list(copies), provisional=True):
+        row = copies[game.table_id].get(game.number)
+        if row is not None and row.get("data") != _mapping_of(game):
+            disputed[game.table_id].add(game.pk)
+    return dict(disputed)
+
+
+@dataclass
+class CopyRow:
+    """One row of a sheet under double entry: the game and the second copy's row."""
+
+    number: int
+    dealer: int
+    first: dict | None  # the game as a game mapping
+    second: dict | None  # the second copy's game mapping
+    first_game: Game | None
+    # The second copy's row as an unsaved, computed Game (None if the engine now rejects it).
+    second_game: Game | None
+
+    @property
+    def equal(self) -> bool:
+        return self.first == self.second
+
+    @property
+    def provisional(self) -> bool:
+        return self.first_game is None or self.first_game.provisional
+
+    @property
+    def unsettled(self) -> bool:
+        """The copies differ on a row that is not yet final: confirming must wait."""
+        return not self.equal and self.provisional
+
+    @property
+    def disputed(self) -> bool:
+        """Both copies have the row, differently: it does not count."""
+        return self.unsettled and self.first is not None and self.second is not None
+
+    @property
+    def sides(self) -> list[tuple[str, Game | None, dict | None]]:
+        return [("first", self.first_game, self.first), ("second", self.second_game, self.second)]
+
+
+def _build(table: Table, number: int, data: dict) -> Game | None:
+    from tournaments.errors import UserError
+    from tournaments.services import game_build
+
+    try:
+        return game_build(table=table, number=number, data=data)
+    except UserError:
+        return None
+
+
+def sheet_copies_compare(table: Table) -> list[CopyRow]:
+    """Both copies of a sheet row by row (as far as the longer one goes)."""
+    games = {game.number: game for game in table.games.all()}
+    copy = SheetCopy.objects.filter(table=table).first()
+    second = {row["number"]: row["data"] for row in (copy.rows if copy else [])}
+    rows = []
+    for number in range(1, max([*games, *second], default=0) + 1):
+        game = games.get(number)
+        data = second.get(number)
+        rows.append(
+            CopyRow(
+                number=number,
+                dealer=table.dealer_of(number),
+                first=_mapping_of(game) if game is not None else None,
+                second=data,
+                first_game=game,
+                second_game=_build(table, number, data) if data is not None else None,
+            )
+        )
+    return rows
+
+
+def copy_sheet(table: Table) -> Sheet:
+    """The second keeper's copy laid out as a sheet: running totals and the summary block,
+    computed from its rows as `seat_lines` computes them from games (rules §2)."""
+    tournament = table.series.tournament
+    seats = list(table.seats.select_related("player").order_by("number"))
+    copy = SheetCopy.objects.filter(table=table).first()
+    games = [
+        (row["number"], _build(table, row["number"], row["data"]))
+        for row in (copy.rows if copy else [])
+    ]
+    running = dict.fromkeys(range(1, table.size + 1), 0)
+    rows = []
+    for number, game in games:
+        if game is not None and game.declarer is not None:
+            running[game.declarer] += game.score
+        rows.append(
+            SheetRow(
+                number=number, dealer=table.dealer_of(number), game=game, running=dict(running)
+            )
+        )
+    counted = [game for _number, game in games if game is not None]
+    lost_at_table = sum(1 for g in counted if g.is_lost)
+    others_at_table = sum(g.list_others for g in counted)
+    fines: dict[int, int] = defaultdict(int)
+    for seat, points in table.penalties.values_list("seat", "points"):
+        fines[seat] += points
+    list_scoring = tournament.uses_list_points
+    others = tournament.bonus_others_4 if table.size == 4 else tournament.bonus_others_3
+    summary = []
+    for seat in seats:
+        own = [g for g in counted if g.declarer == seat.number]
+        won = sum(1 for g in own if g.is_won)
+        lost = sum(1 for g in own if g.is_lost)
+        fine = fines[seat.number]
+        summary.append(
+            SeatSummary(
+                seat=seat.number,
+                player_name=seat.player.name,
+                player_id=seat.player_id,
+                game_points=sum(g.score for g in own) + fine,
+                won=won,
+                lost=lost,
+                others_lost=lost_at_table - lost,
+                won_bonus=tournament.bonus_won * won if list_scoring else 0,
+                lost_bonus=-tournament.bonus_lost * lost if list_scoring else 0,
+                others_bonus=others * (lost_at_table - lost) if list_scoring else 0,
+                penalties=fine,
+                list_points=sum(g.list_declarer for g in own)
+                + others_at_table
+                - sum(g.list_others for g in own)
+                + fine,
+            )
+        )
+    return Sheet(
+        table=table,
+        seats=seats,
+        rows=rows,
+        summary=summary,
+        length=tournament.games_per_series(table.size),
+        list_scoring=list_scoring,
+        others_bonus=others,
+    )
+
+
+def provisional_counts(tables) -> dict[int, int]:
+    """table id → how many of its games are provisional (one query)."""
+    return dict(
+        Game.objects.filter(table__in=tables, provisional=True)
+        .values("table_id")
+        .annotate(n=Count("id"))
+        .order_by()
+        .values_list("table_id", "n")
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -635,3 +880,365 @@ def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
 # --------------------------------------------------------------------------------------
 
 # (money selectors go here)
+#
+# Definitions (rules §4 "Money"; shown on the money page and the prize list as well):
+# - *Fees due* per player: the entry fee, the table (card) fee × the series the player was
+#   seated in, and the lost-game fees of each series from the games actually entered
+#   (`SeatLine.lost`: the games the player declared and lost, overbid included, provisional
+#   rows included). Tiered: with `lost_game_fee_from` = k, lost games 1 … k−1 of a series
+#   cost `lost_game_fee` and every further one `lost_game_fee_high`.
+# - *Pot* = every registered player's entry fee + every lost-game fee. The table fees stay
+#   with the club. A share prize is share % × pot, rounded to the cent half up (the only
+#   place where money is rounded); *remainder* = pot − the whole prize plan (the club's part
+#   of the pot; negative when the plan promises more than the pot holds).
+# - *Prize winners* are the players at the prize's rank of its ranking (overall standings,
+#   one series, or one category's standings) once that ranking has games entered; a rank
+#   beyond the number of players has no winner. One player can win several prizes (overall
+#   and ladies, say): each is listed and paid on its own.
+# - *Payments* are stored signed from the cash box's view: fees paid in are positive, prize
+#   payouts and refunds negative (`services.payment_record` takes positive amounts and signs
+#   them by kind). *Balance* = fees due − fees paid (net of refunds) − prizes not yet paid
+#   out: positive, the player still owes the club; negative, the club owes the player.
+# Amounts are `Decimal` with two places throughout; payments are summed in Python, not in
+# SQL, so that no database turns them into floats on the way.
+
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+
+
+def cents(value) -> Decimal:
+    """`value` (a Decimal, an int or a numeric string, never a float) with two places."""
+    if isinstance(value, float):
+        raise TypeError("money is kept in Decimals, never in floats")
+    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def lost_game_fees(tournament: Tournament, lost: int) -> Decimal:
+    """The fee for `lost` lost games in one series (flat, or tiered from the k-th game on)."""
+    fee = cents(tournament.lost_game_fee or 0)
+    start = tournament.lost_game_fee_from
+    if start is None or tournament.lost_game_fee_high is None:
+        return lost * fee
+    high = cents(tournament.lost_game_fee_high)
+    return min(lost, start - 1) * fee + max(0, lost - start + 1) * high
+
+
+def share_of_pot(share: Decimal, pot: Decimal) -> Decimal:
+    """share % of the pot, to the cent (half up)."""
+    return (cents(share) * pot / 100).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+SCOPE_ORDER = {Prize.Scope.OVERALL: 0, Prize.Scope.SERIES: 1, Prize.Scope.CATEGORY: 2}
+CATEGORY_ORDER = {value: index for index, value in enumerate(Category.values)}
+
+
+@dataclass
+class PrizeLine:
+    """One line of the prize plan: its amount in cents and, once games are in, its winner."""
+
+    prize_id: int
+    scope: str
+    series_number: int
+    category: str
+    rank: int
+    amount: Decimal
+    share: Decimal | None = None  # % of the pot; None for a fixed amount
+    player_id: int | None = None
+    player_name: str = ""
+    registration_id: int | None = None
+    points: int | None = None  # the winner's points in that ranking
+
+    @property
+    def ranking(self) -> tuple[str, int, str]:
+        return (self.scope, self.series_number, self.category)
+
+    @property
+    def sort_key(self):
+        return (
+            SCOPE_ORDER.get(self.scope, 9),
+            self.series_number,
+            CATEGORY_ORDER.get(self.category, 99),
+            self.rank,
+        )
+
+    @property
+    def ranking_label(self) -> str:
+        return ranking_label(self.scope, self.series_number, self.category)
+
+    @property
+    def title(self) -> str:
+        """The rank and the ranking: 1. Overall, 2. Ladies, 1. Series 3."""
+        return f"{self.rank}. {self.ranking_label}"
+
+    @property
+    def awarded(self) -> bool:
+        return self.player_id is not None
+
+
+def ranking_label(scope: str, series_number: int, category: str) -> str:
+    """The ranking's name in the active language: overall, series n, or the category."""
+    if scope == Prize.Scope.SERIES:
+        return gettext("Series %(number)s") % {"number": series_number}
+    if scope == Prize.Scope.CATEGORY:
+        return str(Category(category).label) if category in Category.values else category
+    return gettext("Overall")
+
+
+@dataclass
+class MoneyRow:
+    """One registered player's money: fees due, payments, prizes, balance."""
+
+    registration_id: int
+    player_id: int
+    player_name: str
+    club: str
+    category: str
+    series_played: int = 0
+    lost_games: int = 0
+    lost_by_series: dict[int, int] = field(default_factory=dict)
+    entry_fee: Decimal = ZERO
+    table_fees: Decimal = ZERO
+    lost_game_fees: Decimal = ZERO
+    paid_in: Decimal = ZERO  # fees paid (payments of kind "fees")
+    refunded: Decimal = ZERO  # paid back to the player (a positive figure)
+    prizes_paid: Decimal = ZERO  # prize money handed out (a positive figure)
+    prizes: list[PrizeLine] = field(default_factory=list)
+
+    @property
+    def total_due(self) -> Decimal:
+        return self.entry_fee + self.table_fees + self.lost_game_fees
+
+    @property
+    def paid(self) -> Decimal:
+        """Fees paid, net of refunds."""
+        return self.paid_in - self.refunded
+
+    @property
+    def prizes_won(self) -> Decimal:
+        return sum((p.amount for p in self.prizes), ZERO)
+
+    @property
+    def fees_open(self) -> Decimal:
+        """Fees still to pay (negative: paid too much)."""
+        return self.total_due - self.paid
+
+    @property
+    def prizes_open(self) -> Decimal:
+        return self.prizes_won - self.prizes_paid
+
+    @property
+    def balance(self) -> Decimal:
+        """Positive: the player owes the club; negative: the club owes the player."""
+        return self.fees_open - self.prizes_open
+
+    @property
+    def next_payment(self) -> tuple[str, Decimal]:
+        """The payment the desk most likely records next (kind, positive amount)."""
+        if self.fees_open > 0:
+            return Payment.Kind.FEES, self.fees_open
+        if self.prizes_open > 0:
+            return Payment.Kind.PRIZE, self.prizes_open
+        if self.fees_open < 0:
+            return Payment.Kind.REFUND, -self.fees_open
+        return Payment.Kind.FEES, ZERO
+
+
+@dataclass
+class CashSummary:
+    """The director's cash summary; every figure is a sum of the players' rows.
+
+    Identities (tested): outstanding − prizes_to_pay = Σ balances, and
+    cash + Σ balances = total_due − prizes_won = what the club keeps once all is settled.
+    """
+
+    lost_games: int
+    entry_fees: Decimal
+    table_fees: Decimal
+    lost_game_fees: Decimal
+    total_due: Decimal
+    paid_in: Decimal
+    refunds: Decimal
+    outstanding: Decimal
+    prizes_won: Decimal
+    prizes_paid: Decimal
+    prizes_to_pay: Decimal
+    cash: Decimal
+    balance: Decimal
+    club_keeps: Decimal
+
+    @property
+    def paid(self) -> Decimal:
+        """Fees paid, net of refunds."""
+        return self.paid_in - self.refunds
+
+
+@dataclass
+class TournamentMoney:
+    tournament: Tournament
+    rows: list[MoneyRow]
+    prizes: list[PrizeLine]
+    pot: Decimal
+    prizes_planned: Decimal
+    shares_total: Decimal
+    summary: CashSummary
+
+    @property
+    def remainder(self) -> Decimal:
+        """pot − the whole prize plan: the club's part of the pot (negative: a warning)."""
+        return self.pot - self.prizes_planned
+
+    @property
+    def unawarded(self) -> Decimal:
+        return sum((p.amount for p in self.prizes if not p.awarded), ZERO)
+
+    @property
+    def has_money(self) -> bool:
+        t = self.tournament
+        fees = (t.entry_fee, t.table_fee, t.lost_game_fee, t.lost_game_fee_high or 0)
+        return bool(self.prizes) or any(cents(f) != 0 for f in fees)
+
+    def prize_groups(self) -> list[tuple[str, list[PrizeLine]]]:
+        """The prize lines by ranking (overall, each series, each category), in rank order."""
+        groups: dict[tuple, list[PrizeLine]] = {}
+        for line in self.prizes:
+            groups.setdefault(line.ranking, []).append(line)
+        return [(lines[0].ranking_label, lines) for lines in groups.values()]
+
+    def row_of(self, registration_id: int) -> MoneyRow | None:
+        return next((r for r in self.rows if r.registration_id == registration_id), None)
+
+
+def _award(lines: list[PrizeLine], standings: list[StandingRow], registration_of: dict):
+    by_rank = {row.rank: row for row in standings}
+    for line in lines:
+        row = by_rank.get(line.rank)
+        if row is not None:
+            line.player_id = row.player_id
+            line.player_name = row.player_name
+            line.registration_id = registration_of.get(row.player_id)
+            line.points = row.list_points
+
+
+def tournament_money(tournament: Tournament) -> TournamentMoney:
+    """Every player's money, the prize plan with its winners, the pot and the cash summary.
+
+    A fixed number of queries for the players (the standings' aggregates, the payments, the
+    prizes), plus the standings of each series and category that the prize plan names.
+    """
+    registrations = list(
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player__club")
+        .order_by()
+    )
+    registration_of = {r.player_id: r.pk for r in registrations}
+    standings = tournament_standings(tournament)
+    results = {row.player_id: row for row in standings}
+    entry_fee = cents(tournament.entry_fee or 0)
+    table_fee = cents(tournament.table_fee or 0)
+    rows = []
+    for reg in registrations:
+        player = reg.player
+        row = MoneyRow(
+            registration_id=reg.pk,
+            player_id=player.pk,
+            player_name=player.name,
+            club=player.club.name if player.club else "",
+            category=player.category,
+            entry_fee=entry_fee,
+        )
+        result = results.get(player.pk)
+        if result is not None:
+            row.lost_by_series = {n: s.lost for n, s in sorted(result.series.items())}
+            row.series_played = len(result.series)
+            row.lost_games = sum(row.lost_by_series.values())
+            row.table_fees = table_fee * row.series_played
+            row.lost_game_fees = sum(
+                (lost_game_fees(tournament, n) for n in row.lost_by_series.values()), ZERO
+            )
+        rows.append(row)
+    rows.sort(key=lambda r: (r.player_name.casefold(), r.registration_id))
+    by_registration = {r.registration_id: r for r in rows}
+    for registration_id, kind, amount in Payment.objects.filter(
+        registration__tournament=tournament
+    ).values_list("registration_id", "kind", "amount"):
+        row = by_registration[registration_id]
+        amount = cents(amount)
+        if kind == Payment.Kind.FEES:
+            row.paid_in += amount
+        elif kind == Payment.Kind.REFUND:
+            row.refunded -= amount
+        else:
+            row.prizes_paid -= amount
+
+    entry_total = sum((r.entry_fee for r in rows), ZERO)
+    lost_total = sum((r.lost_game_fees for r in rows), ZERO)
+    pot = entry_total + lost_total
+    lines = [
+        PrizeLine(
+            prize_id=p.pk,
+            scope=p.scope,
+            series_number=p.series_number,
+            category=p.category,
+            rank=p.rank,
+            amount=cents(p.amount) if p.share is None else share_of_pot(p.share, pot),
+            share=None if p.share is None else cents(p.share),
+        )
+        for p in Prize.objects.filter(tournament=tournament)
+    ]
+    lines.sort(key=lambda line: line.sort_key)
+    played = dict(
+        Game.objects.filter(table__series__tournament=tournament)
+        .values_list("table__series__number")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    rankings: dict[tuple, list[PrizeLine]] = {}
+    for line in lines:
+        rankings.setdefault(line.ranking, []).append(line)
+    for (scope, number, category), group in rankings.items():
+        if scope == Prize.Scope.SERIES:
+            if not played.get(number):
+                continue
+            series = Series.objects.get(tournament=tournament, number=number)
+            _award(group, series_standings(series), registration_of)
+        elif played:
+            if scope == Prize.Scope.CATEGORY:
+                _award(group, tournament_standings(tournament, category=category), registration_of)
+            else:
+                _award(group, standings, registration_of)
+    for line in lines:
+        if line.registration_id in by_registration:
+            by_registration[line.registration_id].prizes.append(line)
+
+    def total(attribute: str) -> Decimal:
+        return sum((getattr(r, attribute) for r in rows), ZERO)
+
+    total_due = total("total_due")
+    paid_in, refunds = total("paid_in"), total("refunded")
+    prizes_won, prizes_paid = total("prizes_won"), total("prizes_paid")
+    summary = CashSummary(
+        lost_games=sum(r.lost_games for r in rows),
+        entry_fees=entry_total,
+        table_fees=total("table_fees"),
+        lost_game_fees=lost_total,
+        total_due=total_due,
+        paid_in=paid_in,
+        refunds=refunds,
+        outstanding=total_due - paid_in + refunds,
+        prizes_won=prizes_won,
+        prizes_paid=prizes_paid,
+        prizes_to_pay=prizes_won - prizes_paid,
+        cash=paid_in - refunds - prizes_paid,
+        balance=total("balance"),
+        club_keeps=total_due - prizes_won,
+    )
+    return TournamentMoney(
+        tournament=tournament,
+        rows=rows,
+        prizes=lines,
+        pot=pot,
+        prizes_planned=sum((line.amount for line in lines), ZERO),
+        shares_total=sum((line.share for line in lines if line.share is not None), ZERO),
+        summary=summary,
+    )

@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import datetime
 import random
+import re
+import secrets
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -25,19 +29,24 @@ from django.utils.translation import gettext as _
 
 import scoring
 from tournaments import draw as draw_engine
+from tournaments import selectors
 from tournaments.errors import UserError, from_scoring
 from tournaments.models import (
+    Category,
     Club,
     Game,
     GameChange,
     GameType,
+    Payment,
     Penalty,
     Player,
+    Prize,
     Registration,
     RuleSet,
     Season,
     Seat,
     Series,
+    SheetCopy,
     Table,
     Tournament,
 )
@@ -300,6 +309,8 @@ def game_correct(
         updated = game_build(table=table, number=current.number, data=data)
         updated.pk = current.pk
         updated.created = current.created
+        # A correction is not a confirmation; the phone's row id stays for resends.
+        updated.provisional, updated.client_id = current.provisional, current.client_id
         after = _game_snapshot(updated)
         diff = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
         if not diff:
@@ -537,6 +548,7 @@ def series_draw(
             tournament=tournament, number=number, draw_seed=seed, draw_method=method
         )
         _create_tables(series, tables)
+        table_links_issue(series=series)
     return series
 
 
@@ -565,6 +577,7 @@ def series_redraw(
         series.draw_seed = seed
         series.save(update_fields=["draw_seed"])
         _create_tables(series, tables)
+        table_links_issue(series=series)
     return series
 
 
@@ -747,6 +760,7 @@ TOURNAMENT_SETTINGS = (
     "kontra_allowed",
     "team_best_n",
     "published",
+    "double_entry",
 )
 
 
@@ -786,7 +800,7 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
         raise TypeError(f"tournament_update got unknown fields {unknown}")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        scoring_fields = set(TOURNAMENT_SETTINGS) - {"team_best_n", "published"}
+        scoring_fields = set(TOURNAMENT_SETTINGS) - {"team_best_n", "published", "double_entry"}
         changes_scoring = any(
             getattr(tournament, key) != value
             for key, value in fields.items()
@@ -837,6 +851,8 @@ def registration_remove(*, registration: Registration):
             series__tournament=registration.tournament_id, player=registration.player_id
         ).exists():
             raise UserError(_("This player has been seated in a series and cannot be removed."))
+        if registration.payments.exists():
+            raise UserError(_("Money has been booked for this player; remove the payments first."))
         registration.delete()
 
 
@@ -954,6 +970,413 @@ def players_import(*, tournament: Tournament, rows: Sequence[Mapping]) -> Import
 # --------------------------------------------------------------------------------------
 
 # (table entry services go here)
+#
+# Each table of a drawn series gets a private *link*: a random token in its address
+# (`Table.entry_token`; with double entry a second one, `entry_token_2`, for the second
+# list keeper). Whoever holds a link keys that table's games on a phone, with no account.
+# Games keyed through the first link are *provisional* until the sheet is confirmed
+# (`sheet_confirm`): by the director, or through the second link once both copies agree.
+# The second keeper's rows go into the table's `SheetCopy`; a row that differs from the
+# game of the same number is *disputed* and counts nowhere until the director chooses a
+# version (`sheet_settle`; see `selectors.sheet_copies_compare`). Every row a phone sends
+# carries the phone's own `client_id`: a row sent again after a network drop is answered
+# with the row already stored, never entered twice.
+
+
+FIRST_KEEPER, SECOND_KEEPER = 1, 2
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def table_links_issue(*, series: Series, reissue: bool = False, user=None) -> int:
+    """Give every table of a series its link (and the second keeper's, with double entry).
+
+    Tables keep the links they have unless `reissue`: then every old link of the series
+    stops working. Returns how many links were issued.
+    """
+    with transaction.atomic():
+        double = Tournament.objects.values_list("double_entry", flat=True).get(
+            pk=series.tournament_id
+        )
+        tables = list(Table.objects.select_for_update().filter(series_id=series.pk))
+        issued = 0
+        for table in tables:
+            if reissue or not table.entry_token:
+                table.entry_token = _new_token()
+                issued += 1
+            if double and (reissue or not table.entry_token_2):
+                table.entry_token_2 = _new_token()
+                issued += 1
+            elif not double and reissue:
+                table.entry_token_2 = None
+        Table.objects.bulk_update(tables, ["entry_token", "entry_token_2"])
+    return issued
+
+
+def _keepers(table: Table, keeper: int | None) -> list[str]:
+    if keeper is None:
+        return ["entry_token", "entry_token_2"]
+    if keeper == FIRST_KEEPER:
+        return ["entry_token"]
+    if keeper == SECOND_KEEPER:
+        return ["entry_token_2"]
+    raise ValueError(f"keeper must be 1, 2 or None, not {keeper!r}")
+
+
+def table_link_reissue(*, table: Table, keeper: int | None = None, user=None) -> Table:
+    """A new link for a table's list keeper (both keepers when None); the old one stops."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        double = table.series.tournament.double_entry
+        if keeper == SECOND_KEEPER and not double:
+            raise UserError(_("This tournament has no double entry: there is no second link."))
+        for name in _keepers(table, keeper):
+            new = _new_token() if (name == "entry_token" or double) else None
+            setattr(table, name, new)
+        table.save(update_fields=["entry_token", "entry_token_2"])
+    return table
+
+
+def table_link_revoke(*, table: Table, keeper: int | None = None, user=None) -> Table:
+    """Stop a table's link (both keepers' when None) until a new one is issued."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        for name in _keepers(table, keeper):
+            setattr(table, name, None)
+        table.save(update_fields=["entry_token", "entry_token_2"])
+    return table
+
+
+def series_links_revoke(*, series: Series, user=None) -> int:
+    """Stop every link of a series; returns how many tables had one."""
+    with transaction.atomic():
+        tables = Table.objects.select_for_update().filter(series_id=series.pk)
+        linked = tables.exclude(entry_token=None, entry_token_2=None)
+        count = linked.count()
+        linked.update(entry_token=None, entry_token_2=None)
+    return count
+
+
+def _as_client_id(value) -> uuid.UUID:
+    try:
+        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+    except (TypeError, ValueError, AttributeError):
+        raise UserError(
+            _("The row has no valid id; reload the page."), code="bad_client_id"
+        ) from None
+
+
+def _check_entry_open(table: Table):
+    """Phones enter rows only while the series is in play and the sheet open."""
+    if table.series.status == Series.Status.CLOSED:
+        raise UserError(_("This series is closed: its sheets take no more games."), code="closed")
+    if table.closed:
+        raise UserError(_("This sheet is closed: it takes no more games."), code="closed")
+
+
+def _check_number(*, number: int | None, expected: int, limit: int, size: int):
+    if number is not None and number < expected:
+        raise UserError(
+            _(
+                "Game %(n)s is already on the sheet (entered elsewhere meanwhile). Check the "
+                "sheet: this row would now be game %(next)s."
+            )
+            % {"n": number, "next": expected},
+            code="number_taken",
+        )
+    if number is not None and number > expected:
+        raise UserError(
+            _("Game %(n)s cannot be entered before game %(next)s.")
+            % {"n": number, "next": expected},
+            code="number_gap",
+        )
+    if expected > limit:
+        raise UserError(
+            _("The sheet is complete: a table of %(size)s plays %(limit)s games.")
+            % {"size": size, "limit": limit},
+            code="complete",
+        )
+
+
+def _client_id_elsewhere(client_id: uuid.UUID, *, table: Table, copy: bool) -> bool:
+    """Whether a phone's row id is already used by another sheet (or the other keeper)."""
+    games = Game.objects.filter(client_id=client_id)
+    if copy:
+        if games.exists():
+            return True
+    elif games.exclude(table_id=table.pk).exists():
+        return True
+    copies = SheetCopy.objects.filter(rows__icontains=str(client_id))
+    if not copy:
+        return copies.exists()
+    return copies.exclude(table_id=table.pk).exists()
+
+
+def _conflict() -> UserError:
+    return UserError(
+        _("This row was already sent for another sheet; it is not entered here."),
+        code="client_id_conflict",
+    )
+
+
+def game_record_at_table(
+    *, table: Table, data: Mapping, client_id, number: int | None = None
+) -> tuple[Game, bool]:
+    """Enter a row keyed on the first list keeper's phone: provisional, once per client_id.
+
+    Returns (game, created). A row sent again (same `client_id`) returns the game stored the
+    first time, whatever has happened since. `number` is the game the phone meant; if the
+    sheet has moved on meanwhile the row is refused (code "number_taken").
+    """
+    client_id = _as_client_id(client_id)
+    with transaction.atomic():
+        table = _locked_table(table)
+        existing = Game.objects.filter(client_id=client_id, table=table).first()
+        if existing is not None:
+            return existing, False
+        if _client_id_elsewhere(client_id, table=table, copy=False):
+            raise _conflict()
+        _check_entry_open(table)
+        expected = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
+        _check_number(
+            number=number,
+            expected=expected,
+            limit=table.series.tournament.games_per_series(table.size),
+            size=table.size,
+        )
+        game = game_build(table=table, number=expected, data=data)
+        game.provisional = True
+        game.client_id = client_id
+        try:
+            with transaction.atomic():
+                game.save()
+        except IntegrityError:  # the same id sent for another table at the same moment
+            raise _conflict() from None
+        GameChange.objects.create(
+            table=table,
+            game=game,
+            game_number=game.number,
+            action=GameChange.Action.CREATED,
+            user=None,
+            diff=_jsonable(_game_snapshot(game)),
+            reason=_("table link"),
+        )
+        _mark_started(table.series)
+    return game, True
+
+
+def sheet_copy_record(
+    *, table: Table, data: Mapping, client_id, number: int | None = None
+) -> tuple[dict, bool]:
+    """Enter a row keyed on the second list keeper's phone into the sheet's second copy.
+
+    Checked as a game is (`game_build`) and kept as its game mapping; once per `client_id`
+    like `game_record_at_table`. Returns (row, created).
+    """
+    client_id = _as_client_id(client_id)
+    with transaction.atomic():
+        table = _locked_table(table)
+        copy, _created = SheetCopy.objects.get_or_create(table=table)
+        for row in copy.rows:
+            if row.get("client_id") == str(client_id):
+                return row, False
+        if _client_id_elsewhere(client_id, table=table, copy=True):
+            raise _conflict()
+        if not table.series.tournament.double_entry:
+            raise UserError(_("This tournament has no double entry."), code="closed")
+        _check_entry_open(table)
+        expected = len(copy.rows) + 1
+        _check_number(
+            number=number,
+            expected=expected,
+            limit=table.series.tournament.games_per_series(table.size),
+            size=table.size,
+        )
+        game = game_build(table=table, number=expected, data=data)
+        row = {"number": expected, "client_id": str(client_id), "data": game_mapping_of(game)}
+        copy.rows = [*copy.rows, row]
+        copy.save(update_fields=["rows", "updated"])
+        GameChange.objects.create(
+            table=table,
+            game=None,
+            game_number=expected,
+            action=GameChange.Action.CREATED,
+            user=None,
+            diff=_jsonable(_game_snapshot(game)),
+            reason=_("table link, second copy"),
+        )
+        _mark_started(table.series)
+    return row, True
+
+
+def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> int:
+    """Confirm a sheet: its provisional games become final. Returns how many were confirmed.
+
+    With double entry both copies must agree on every row first (`sheet_settle`); then the
+    director or the second list keeper (`second_keeper`, through their link) may confirm.
+    """
+    from tournaments.selectors import sheet_copies_compare
+
+    with transaction.atomic():
+        table = _locked_table(table)
+        _check_open(table)
+        double = table.series.tournament.double_entry
+        if second_keeper and not double:
+            raise UserError(_("This tournament has no double entry."))
+        games = list(table.games.filter(provisional=True).order_by("number"))
+        if not games:
+            return 0
+        if double:
+            unsettled = [row.number for row in sheet_copies_compare(table) if row.unsettled]
+            if unsettled:
+                raise UserError(
+                    _(
+                        "The two copies of the sheet differ in game %(numbers)s: choose a "
+                        "version of each first."
+                    )
+                    % {"numbers": ", ".join(str(n) for n in unsettled)},
+                    code="copies_differ",
+                )
+        Game.objects.filter(pk__in=[g.pk for g in games]).update(provisional=False)
+        reason = (
+            _("sheet confirmed by the second list keeper")
+            if second_keeper
+            else _("sheet confirmed")
+        )
+        GameChange.objects.bulk_create(
+            GameChange(
+                table=table,
+                game=game,
+                game_number=game.number,
+                action=GameChange.Action.CORRECTED,
+                user=_user(user),
+                diff={"provisional": [True, False]},
+                reason=reason,
+            )
+            for game in games
+        )
+    return len(games)
+
+
+def sheet_settle(*, table: Table, choose: str, number: int | None = None, user=None) -> list[int]:
+    """Choose the first or the second copy's version of a row (of every unsettled row when
+    `number` is None) under double entry; both copies then agree. Returns the rows settled.
+
+    "second" replaces the game with the second copy's row (a correction in its history) or
+    enters it when the first copy lacks it; "first" overwrites the second copy's row with
+    the game (the second copy's old row goes into the history) or removes a row the first
+    copy lacks. The games stay provisional until the sheet is confirmed.
+    """
+    from tournaments.selectors import sheet_copies_compare
+
+    if choose not in ("first", "second"):
+        raise ValueError(f"choose must be 'first' or 'second', not {choose!r}")
+    with transaction.atomic():
+        table = _locked_table(table)
+        _check_open(table)
+        if not table.series.tournament.double_entry:
+            raise UserError(_("This tournament has no double entry."))
+        rows = [row for row in sheet_copies_compare(table) if row.unsettled]
+        if number is not None:
+            rows = [row for row in rows if row.number == number]
+            if not rows:
+                raise UserError(_("Both copies already agree on game %(n)s.") % {"n": number})
+        elif choose == "second":
+            # All at once: the rows the second keeper has not reached yet are not disputes.
+            rows = [row for row in rows if row.second is not None]
+        copy, _created = SheetCopy.objects.get_or_create(table=table)
+        copy_rows = {row["number"]: row for row in copy.rows}
+        # Rows only one copy has sit at the end of a copy: add them in order, remove them
+        # from the last one back.
+        ordered = sorted(rows, key=lambda r: r.number)
+        if choose == "first":
+            ordered = [r for r in ordered if r.first is not None] + [
+                r for r in reversed(ordered) if r.first is None
+            ]
+        for row in ordered:
+            if choose == "second":
+                _settle_second(table, row, user)
+            else:
+                _settle_first(table, row, copy_rows, user)
+        copy.rows = [copy_rows[n] for n in sorted(copy_rows)]
+        copy.save(update_fields=["rows", "updated"])
+    return sorted(row.number for row in rows)
+
+
+def _settle_second(table: Table, row, user):
+    reason = _("settled: the second copy's version")
+    if row.second is None:
+        raise UserError(
+            _(
+                "The second copy has no game %(n)s: keep the first copy's version, or delete "
+                "the game on the score sheet."
+            )
+            % {"n": row.number}
+        )
+    if row.first_game is not None:
+        game_correct(game=row.first_game, data=row.second, user=user, reason=reason)
+        return
+    expected = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    if row.number != expected:
+        raise UserError(
+            _("Game %(n)s cannot be entered before game %(next)s.")
+            % {"n": row.number, "next": expected}
+        )
+    _check_entry_open(table)
+    game = game_build(table=table, number=row.number, data=row.second)
+    game.provisional = True
+    game.save()
+    GameChange.objects.create(
+        table=table,
+        game=game,
+        game_number=game.number,
+        action=GameChange.Action.CREATED,
+        user=_user(user),
+        diff=_jsonable(_game_snapshot(game)),
+        reason=reason,
+    )
+
+
+def _settle_first(table: Table, row, copy_rows: dict, user):
+    last = max(copy_rows, default=0)
+    if row.first is None:
+        if row.number != last:
+            raise UserError(
+                _("Remove the second copy's game %(n)s first: rows go from the end.") % {"n": last}
+            )
+        removed = copy_rows.pop(row.number)
+        GameChange.objects.create(
+            table=table,
+            game=None,
+            game_number=row.number,
+            action=GameChange.Action.DELETED,
+            user=_user(user),
+            diff=_jsonable(removed["data"]),
+            reason=_("settled: the first copy's version (the second copy's row removed)"),
+        )
+        return
+    if row.second is None and row.number != last + 1:
+        raise UserError(
+            _("Fill in the second copy's game %(n)s first: rows go in order.") % {"n": last + 1}
+        )
+    old = (row.second_game and _game_snapshot(row.second_game)) or {}
+    new = _game_snapshot(row.first_game)
+    copy_rows[row.number] = {
+        "number": row.number,
+        "client_id": (copy_rows.get(row.number) or {}).get("client_id"),
+        "data": row.first,
+    }
+    GameChange.objects.create(
+        table=table,
+        game=row.first_game,
+        game_number=row.number,
+        action=GameChange.Action.CORRECTED,
+        user=_user(user),
+        diff=_jsonable({k: [old.get(k), new[k]] for k in new if old.get(k) != new[k]}),
+        reason=_("settled: the first copy's version (the second copy's row replaced)"),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -961,3 +1384,248 @@ def players_import(*, tournament: Tournament, rows: Sequence[Mapping]) -> Import
 # --------------------------------------------------------------------------------------
 
 # (money services go here)
+#
+# Amounts are exact Decimals with two places, never floats (a float raises TypeError).
+# Payments are stored signed from the cash box's view: fees paid in are positive, prize
+# payouts and refunds negative; `payment_record` takes a positive amount and signs it by
+# kind. The figures built from them (fees due, pot, balances) are `selectors.tournament_money`.
+
+
+MONEY_SETTINGS = (
+    "currency",
+    "entry_fee",
+    "table_fee",
+    "lost_game_fee",
+    "lost_game_fee_from",
+    "lost_game_fee_high",
+)
+FEE_FIELDS = ("entry_fee", "table_fee", "lost_game_fee", "lost_game_fee_high")
+
+
+def _decimal(value, *, label) -> Decimal | None:
+    """A Decimal from a Decimal, an int or a numeric string; None and "" stay None."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, float | bool):
+        raise TypeError(f"{label}: money is kept in Decimals, never in floats")
+    try:
+        number = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise UserError(
+            _("%(label)s: “%(value)s” is not an amount.") % {"label": label, "value": value}
+        ) from None
+    if not number.is_finite():
+        raise UserError(
+            _("%(label)s: “%(value)s” is not an amount.") % {"label": label, "value": value}
+        )
+    return number
+
+
+def tournament_money_update(*, tournament: Tournament, **fields) -> Tournament:
+    """Set the currency, the fees and the tiered lost-game fee of a tournament."""
+    unknown = set(fields) - set(MONEY_SETTINGS)
+    if unknown:
+        raise TypeError(f"tournament_money_update got unknown fields {unknown}")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        for key, value in fields.items():
+            setattr(tournament, key, value)
+        tournament.currency = (tournament.currency or "").strip().upper()
+        if not re.fullmatch(r"[A-Z]{3}", tournament.currency):
+            raise UserError(
+                _("The currency is a three-letter code such as EUR, USD or CAD."),
+                field="currency",
+            )
+        for name in FEE_FIELDS:
+            label = Tournament._meta.get_field(name).verbose_name
+            value = _decimal(getattr(tournament, name), label=label)
+            if value is None and name != "lost_game_fee_high":
+                value = Decimal("0")
+            if value is not None and value < 0:
+                raise UserError(
+                    _("%(label)s cannot be negative.") % {"label": str(label).capitalize()},
+                    field=name,
+                )
+            setattr(tournament, name, value)
+        start = tournament.lost_game_fee_from
+        if start is not None:
+            if isinstance(start, bool) or not isinstance(start, int) or start < 2:
+                raise UserError(
+                    _("The higher lost-game fee starts at the 2nd lost game or later."),
+                    field="lost_game_fee_from",
+                )
+            if tournament.lost_game_fee_high is None:
+                raise UserError(
+                    _("Enter the higher fee that applies from lost game no. %(n)s on.")
+                    % {"n": start},
+                    field="lost_game_fee_high",
+                )
+        elif tournament.lost_game_fee_high is not None:
+            raise UserError(
+                _("Enter from which lost game of a series the higher fee applies."),
+                field="lost_game_fee_from",
+            )
+        _validated(tournament)
+        tournament.save(update_fields=list(MONEY_SETTINGS))
+    return tournament
+
+
+def prize_plan_replace(*, tournament: Tournament, prizes: Sequence[Mapping]) -> list[Prize]:
+    """Replace the prize plan with `prizes` (all or nothing).
+
+    Each mapping has `scope` (overall, series, category), `series_number` (series only),
+    `category` (category only), `rank`, and either `amount` or `share` (% of the pot); an
+    optional `line` is the line number the director's text gave it, for the messages.
+    Ranks are unique per ranking and the shares add up to at most 100 %.
+    """
+    built: list[tuple[int, Prize]] = []
+    seen: dict[tuple, int] = {}
+    shares = Decimal("0")
+    for index, data in enumerate(prizes, start=1):
+        line = data.get("line", index)
+
+        def fail(message, line=line):
+            raise UserError(_("Line %(line)s: %(error)s") % {"line": line, "error": message})
+
+        scope = data.get("scope")
+        series_number = data.get("series_number") or 0
+        category = data.get("category") or ""
+        rank = data.get("rank")
+        if scope not in Prize.Scope.values:
+            fail(_("choose the overall standings, a series or a category."))
+        if scope == Prize.Scope.SERIES:
+            if isinstance(series_number, bool) or not isinstance(series_number, int):
+                fail(_("the series is a number."))
+            if series_number < 1:
+                fail(_("name the series (1, 2, …)."))
+            if category:
+                fail(_("a series prize has no category."))
+        elif scope == Prize.Scope.CATEGORY:
+            if category not in Category.values or not category:
+                choices = ", ".join(str(label) for value, label in Category.choices if value)
+                fail(_("choose a category: %(choices)s.") % {"choices": choices})
+            if series_number:
+                fail(_("a category prize is for the whole tournament, not one series."))
+        elif series_number or category:
+            fail(_("an overall prize has neither a series nor a category."))
+        if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
+            fail(_("the rank is a whole number from 1 up."))
+        amount = _decimal(data.get("amount"), label=_("amount"))
+        share = _decimal(data.get("share"), label=_("share"))
+        if amount is None and share is None:
+            fail(_("give a fixed amount or a share of the pot."))
+        if amount is not None and share is not None:
+            fail(_("give a fixed amount or a share of the pot, not both."))
+        if amount is not None and amount <= 0:
+            fail(_("the amount must be above zero."))
+        if share is not None:
+            if not 0 < share <= 100:
+                fail(_("a share is more than 0 % and at most 100 % of the pot."))
+            shares += share
+        key = (scope, series_number, category, rank)
+        if key in seen:
+            fail(
+                _("%(ranking)s, rank %(rank)s is already on line %(other)s.")
+                % {
+                    "ranking": selectors.ranking_label(scope, series_number, category),
+                    "rank": rank,
+                    "other": seen[key],
+                }
+            )
+        seen[key] = line
+        built.append(
+            (
+                line,
+                Prize(
+                    tournament=tournament,
+                    scope=scope,
+                    series_number=series_number,
+                    category=category,
+                    rank=rank,
+                    amount=amount,
+                    share=share,
+                ),
+            )
+        )
+    if shares > 100:
+        raise UserError(
+            _("The shares add up to %(total)s %% of the pot, more than 100 %%.")
+            % {"total": f"{shares.normalize():f}"}
+        )
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        Prize.objects.filter(tournament=tournament).delete()
+        for line, prize in built:
+            try:
+                _validated(prize)
+            except UserError as error:
+                raise UserError(
+                    _("Line %(line)s: %(error)s") % {"line": line, "error": error}
+                ) from None
+        return Prize.objects.bulk_create([prize for _line, prize in built])
+
+
+def payment_record(
+    *,
+    registration: Registration,
+    kind: str,
+    amount: Decimal | int | str,
+    note: str = "",
+    user: AbstractBaseUser | None = None,
+) -> Payment:
+    """Record money paid in (fees) or out (a prize, a refund); `amount` is positive."""
+    if kind not in Payment.Kind.values:
+        raise UserError(_("Unknown kind of payment."), field="kind")
+    value = _decimal(amount, label=_("amount"))
+    if value is None or value <= 0:
+        raise UserError(
+            _("Enter an amount above zero (to undo a payment, delete it)."), field="amount"
+        )
+    with transaction.atomic():
+        payment = Payment(
+            registration=registration,
+            kind=kind,
+            amount=value if kind == Payment.Kind.FEES else -value,
+            note=" ".join(note.split()),
+            user=_user(user),
+        )
+        _validated(payment)
+        payment.save()
+    return payment
+
+
+def payment_settle(
+    *, registration: Registration, user: AbstractBaseUser | None = None
+) -> list[Payment]:
+    """Bring a player's balance to zero: take the open fees (or refund an overpayment) and
+    hand out the prizes not yet paid; returns the payments recorded."""
+    with transaction.atomic():
+        registration = (
+            Registration.objects.select_for_update()
+            .select_related("tournament")
+            .get(pk=registration.pk)
+        )
+        row = selectors.tournament_money(registration.tournament).row_of(registration.pk)
+        payments = []
+        if row.fees_open > 0:
+            payments.append((Payment.Kind.FEES, row.fees_open, _("settled")))
+        elif row.fees_open < 0:
+            payments.append((Payment.Kind.REFUND, -row.fees_open, _("settled")))
+        if row.prizes_open > 0:
+            prizes = ", ".join(p.title for p in row.prizes)
+            payments.append((Payment.Kind.PRIZE, row.prizes_open, prizes))
+        if not payments:
+            raise UserError(
+                _("%(name)s owes nothing and is owed nothing.") % {"name": row.player_name}
+            )
+        return [
+            payment_record(
+                registration=registration, kind=kind, amount=amount, note=note, user=user
+            )
+            for kind, amount, note in payments
+        ]
+
+
+def payment_delete(*, payment: Payment):
+    with transaction.atomic():
+        payment.delete()

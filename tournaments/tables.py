@@ -13,6 +13,10 @@ HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}
 HIDE_PHONE_NUM = {"th": {"class": "num hide-phone"}, "td": {"class": "num hide-phone"}}
 
 
+PROVISIONAL_TITLE = _("provisional: games entered at the table, not yet confirmed")
+PROVISIONAL_LEGEND = _("* provisional: includes games entered at the table, not yet confirmed")
+
+
 def _player_link(record):
     url = reverse("player_detail", kwargs={"pk": record.player_id})
     return format_html('<a href="{}">{}</a>', url, record.player_name)
@@ -63,6 +67,18 @@ class StandingsTable(tables.Table):
         ]
         exclude = () if list_scoring else ("others_lost",)
         super().__init__(data, extra_columns=extra, sequence=sequence, exclude=exclude, **kwargs)
+        # Games entered at a table count before the sheet is confirmed, marked (legend).
+        self.has_provisional = any(getattr(row, "provisional", False) for row in data)
+
+    def render_list_points(self, value, record):
+        if getattr(record, "provisional", False):
+            return format_html(
+                '{} <abbr class="provisional" title="{}">*</abbr>', value, PROVISIONAL_TITLE
+            )
+        return value
+
+    def value_list_points(self, value, record):
+        return value
 
     def render_player_name(self, record):
         return _player_link(record)

@@ -104,6 +104,7 @@
     function changed() {
       fitFields();
       clearTimeout(timer);
+      sequence++; // an answer still on its way is for what was typed before
       timer = setTimeout(preview, 150);
     }
 

@@ -15,16 +15,25 @@ row numbers, dealer marks, labels) is drawn once as a PDF form and reused, so th
 
 The *assignment list* is what a hall needs: every table with its seats and players, and
 every player alphabetically with their table and seat.
+
+Given `link_url` (token → absolute address, from the view's request), both also print each
+table's *link* for entry on a phone as a QR code (two under double entry): on a blank sheet
+at the left of the summary block, on the assignment list as a page of codes per table. The
+codes are drawn as vector squares and carry the address as a clickable link too.
 """
 
 from __future__ import annotations
 
+import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import segno
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
@@ -37,6 +46,7 @@ from tournaments.exporters.base_pdf import (
     FONT_BOLD,
     GREY,
     HEADING,
+    SUBHEADING,
     PdfDocument,
     fit,
     shrink,
@@ -44,6 +54,7 @@ from tournaments.exporters.base_pdf import (
 from tournaments.models import Seat, Series, Table, Tournament
 from tournaments.templatetags.skat import describe
 
+SMALL = ParagraphStyle("small", parent=BODY, fontSize=7.5, leading=9)
 DEALER_FILL = colors.Color(0.86, 0.86, 0.86)
 HEAD_FILL = colors.Color(0.93, 0.93, 0.93)
 THIN = colors.Color(0.62, 0.62, 0.62)
@@ -73,6 +84,8 @@ class SheetPage:
     length: int
     rows: list[selectors.SheetRow] = field(default_factory=list)
     summary: dict[int, selectors.SeatSummary] | None = None
+    # (label, address) of the table's phone links, printed as QR codes on a blank sheet.
+    links: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def filled(self) -> bool:
@@ -132,6 +145,53 @@ class _Layout:
         return self.y_row(self.length) - GAP
 
 
+def table_links(table: Table, link_url: Callable[[str], str] | None) -> list[tuple[str, str]]:
+    """(label, address) of a table's phone links: the second keeper's under double entry."""
+    if link_url is None:
+        return []
+    tokens = [(_("List keeper"), table.entry_token)]
+    if table.series.tournament.double_entry:
+        tokens = [
+            (_("List keeper 1"), table.entry_token),
+            (_("List keeper 2"), table.entry_token_2),
+        ]
+    return [(label, link_url(token)) for label, token in tokens if token]
+
+
+def draw_qr(canvas, url: str, x: float, y: float, size: float):
+    """A QR code of `url`, `size` wide with its bottom-left corner at (x, y), clickable."""
+    code = segno.make(url, error="m")
+    modules = code.symbol_size(scale=1, border=0)[0]
+    cell = size / modules
+    path = canvas.beginPath()
+    for row, line in enumerate(code.matrix_iter(scale=1, border=0)):
+        top = y + size - (row + 1) * cell
+        start = None
+        for column, dark in enumerate([*line, 0]):
+            if dark and start is None:
+                start = column
+            elif not dark and start is not None:
+                path.rect(x + start * cell, top, (column - start) * cell, cell)
+                start = None
+    canvas.saveState()
+    canvas.setFillColor(colors.black)
+    canvas.drawPath(path, stroke=0, fill=1)
+    canvas.restoreState()
+    canvas.linkURL(url, (x, y, x + size, y + size), relative=1)
+
+
+class _QrFlowable(Flowable):
+    def __init__(self, url: str, size: float):
+        super().__init__()
+        self.url, self.size = url, size
+
+    def wrap(self, available_width, available_height):
+        return self.size, self.size
+
+    def draw(self):
+        draw_qr(self.canv, self.url, 0, 0, self.size)
+
+
 class _SheetFlowable(Flowable):
     """One sheet: fills the frame, so that each sheet is one page."""
 
@@ -160,8 +220,11 @@ class ScoreSheetsPdf(PdfDocument):
         self._forms: dict[tuple, str] = {}
 
     @classmethod
-    def blank(cls, series: Series) -> ScoreSheetsPdf:
-        """A blank sheet for every table of the series, with its seats' names."""
+    def blank(
+        cls, series: Series, *, link_url: Callable[[str], str] | None = None
+    ) -> ScoreSheetsPdf:
+        """A blank sheet for every table of the series, with its seats' names (and the QR
+        codes of its phone links, given `link_url`)."""
         tournament = series.tournament
         seats = Seat.objects.select_related("player").order_by("number")
         tables = series.tables.order_by("number").prefetch_related(Prefetch("seats", seats))
@@ -171,6 +234,7 @@ class ScoreSheetsPdf(PdfDocument):
                 table=table,
                 names={seat.number: seat.player.name for seat in table.seats.all()},
                 length=tournament.games_per_series(table.size),
+                links=table_links(table, link_url),
             )
             for table in tables
         ]
@@ -247,6 +311,29 @@ class ScoreSheetsPdf(PdfDocument):
         if page.filled:
             self._draw_games(canvas, layout, page)
             self._draw_summary(canvas, layout, page)
+        elif page.links:
+            self._draw_links(canvas, layout, page, labels)
+
+    def _draw_links(self, canvas, layout: _Layout, page: SheetPage, labels):
+        """The phone links' QR codes in the free corner left of the summary labels."""
+        widest = max(pdfmetrics.stringWidth(label, FONT_BOLD, 7) for label, _split in labels)
+        room = layout.x_seat(1) - 1.5 * mm - widest - 4 * mm
+        caption = 3 * mm
+        gap = 2 * mm
+        count = len(page.links)
+        size = min(layout.summary_height - caption - 1 * mm, (room - gap * (count - 1)) / count)
+        if size < 12 * mm:
+            return  # no room for a code that a phone can read
+        top = layout.y_summary - 0.5 * mm
+        canvas.setFont(FONT, 5.5)
+        canvas.setFillColor(GREY)
+        for index, (label, url) in enumerate(page.links):
+            x = index * (size + gap)
+            draw_qr(canvas, url, x, top - size, size)
+            canvas.setFillColor(GREY)
+            canvas.drawString(
+                x, top - size - caption + 0.8 * mm, fit(label + " · " + _("phone"), size, size=5.5)
+            )
 
     def _draw_grid(self, canvas, layout: _Layout, table: Table, labels):
         """Everything that every sheet of this size and length has in common."""
@@ -480,9 +567,12 @@ class ScoreSheetsPdf(PdfDocument):
 class AssignmentsPdf(PdfDocument):
     """Tables of a series with their seats, then every player alphabetically."""
 
-    def __init__(self, series: Series):
+    QR = 34 * mm
+
+    def __init__(self, series: Series, *, link_url: Callable[[str], str] | None = None):
         super().__init__(series.tournament)
         self.series = series
+        self.link_url = link_url
 
     @property
     def title(self) -> str:
@@ -569,4 +659,63 @@ class AssignmentsPdf(PdfDocument):
         style.add("FONT", (2, 1), (2, -1), FONT_BOLD, 10)
         table.setStyle(style)
         story.append(table)
-        return story
+        return story + self._links_story(seats, heading)
+
+    def _links_story(self, seats: list[Seat], heading: str) -> list:
+        """A page of QR codes, one cell per table: its number, players and phone link(s)."""
+        tables: dict[int, Table] = {}
+        names: dict[int, list[str]] = {}
+        for seat in seats:
+            tables.setdefault(seat.table_id, seat.table)
+            names.setdefault(seat.table_id, []).append(seat.player.name)
+        for table in tables.values():
+            table.series = self.series
+        cells = []
+        for table_id, table in tables.items():
+            links = table_links(table, self.link_url)
+            if not links:
+                continue
+            size = self.QR if len(links) == 1 else self.QR * 0.78
+            codes = LongTable(
+                [
+                    [_QrFlowable(url, size) for _label, url in links],
+                    [Paragraph(label, SMALL) for label, _url in links] if len(links) > 1 else [""],
+                ],
+                colWidths=[size + 2 * mm] * len(links),
+            )
+            codes.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0)]))
+            cells.append(
+                [
+                    Paragraph(_("Table %(table)s") % {"table": table.number}, SUBHEADING),
+                    codes,
+                    Paragraph(html.escape(", ".join(names[table_id])), SMALL),
+                ]
+            )
+        if not cells:
+            return []
+        columns = 3
+        width = self.frame_width / columns
+        grid = [cells[i : i + columns] for i in range(0, len(cells), columns)]
+        grid[-1] += [""] * (columns - len(grid[-1]))
+        table = LongTable(grid, colWidths=[width] * columns)
+        table.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.4, THIN),
+                    ("TOPPADDING", (0, 0), (-1, -1), 4),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+                ]
+            )
+        )
+        intro = _(
+            "Whoever keeps the list at a table scans its code with a phone and enters the games "
+            "there; no account is needed. Games entered so are provisional until the sheet is "
+            "confirmed."
+        )
+        return [
+            PageBreak(),
+            Paragraph(f"{heading} — {_('Links for the phones')}", HEADING),
+            Paragraph(intro, BODY),
+            table,
+        ]

@@ -13,6 +13,7 @@ from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
 from tournaments.exporters.workbook import TournamentWorkbook
 from tournaments.models import Category
 from tournaments.views.mixins import ManageMixin, SeriesMixin, TableMixin, TournamentMixin
+from tournaments.views.table_entry import entry_url
 
 PDF = "application/pdf"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -41,7 +42,7 @@ class ResultsPdfView(TournamentMixin, View):
 class WorkbookView(TournamentMixin, View):
     def get(self, request, *args, **kwargs):
         return download(
-            TournamentWorkbook(self.tournament).render(),
+            TournamentWorkbook(self.tournament, money=self.can_manage).render(),
             content_type=XLSX,
             filename=f"{self.tournament.slug}.xlsx",
         )
@@ -59,13 +60,18 @@ class TableSheetPdfView(TableMixin, View):
         )
 
 
+def _link_url(request):
+    """token → the absolute address of a table's phone link (printed as a QR code)."""
+    return lambda token: entry_url(request, token)
+
+
 class BlankSheetsPdfView(SeriesMixin, ManageMixin, View):
     """A blank score sheet for every table of the series, to print before it starts."""
 
     def get(self, request, *args, **kwargs):
         self.series.tournament = self.tournament
         return download(
-            ScoreSheetsPdf.blank(self.series).render(),
+            ScoreSheetsPdf.blank(self.series, link_url=_link_url(request)).render(),
             content_type=PDF,
             filename=f"{self.tournament.slug}-series-{self.series.number}-sheets.pdf",
         )
@@ -77,7 +83,7 @@ class AssignmentsPdfView(SeriesMixin, ManageMixin, View):
     def get(self, request, *args, **kwargs):
         self.series.tournament = self.tournament
         return download(
-            AssignmentsPdf(self.series).render(),
+            AssignmentsPdf(self.series, link_url=_link_url(request)).render(),
             content_type=PDF,
             filename=f"{self.tournament.slug}-series-{self.series.number}-tables.pdf",
         )

@@ -106,10 +106,13 @@ class SheetView(SheetMixin, TemplateView):
                 initial={f"seat_{k}": v for k, v in (self.table.paper_totals or {}).items()},
             ),
             changes=history(
-                self.table.changes.exclude(action=GameChange.Action.CREATED).select_related(
-                    "user"
-                )[:20]
+                self.table.changes.exclude(action=GameChange.Action.CREATED)
+                # Confirming provisional rows is not a correction (entry_confirm shows it).
+                .exclude(diff__has_key="provisional")
+                .select_related("user")[:20]
             ),
+            provisional=sum(1 for row in sheet.rows if row.game and row.game.provisional),
+            disputed=sum(1 for row in sheet.rows if row.disputed),
             preview_url=reverse("manage:sheet_preview", kwargs=self.kwargs),
         )
         return context
@@ -145,22 +148,26 @@ class SheetPreviewView(SheetMixin, View):
         )
 
     def describe(self, result: dict, game: str) -> str:
-        """The engine's figures in words: "Value 72 · +72 · won · list +122"."""
-        parts = []
-        if result["value"]:
-            parts.append(_("Value %(value)s") % {"value": result["value"]})
-        elif game == GameType.PASSED:
-            parts.append(_("Passed in"))
-        parts.append(f"{result['score']:+d}")
-        if result["won"] is not None:
-            parts.append(_("won") if result["won"] else _("lost"))
-        if result["overbid"]:
-            parts.append(_("overbid"))
-        if self.tournament.uses_list_points and game != GameType.PASSED:
-            parts.append(_("list %(points)s") % {"points": f"{result['list_declarer']:+d}"})
-            if result["list_others"]:
-                parts.append(_("others %(points)s") % {"points": f"{result['list_others']:+d}"})
-        return " · ".join(parts)
+        return preview_text(result, game, list_points=self.tournament.uses_list_points)
+
+
+def preview_text(result: dict, game: str, *, list_points: bool) -> str:
+    """The engine's figures in words: "Value 72 · +72 · won · list +122"."""
+    parts = []
+    if result["value"]:
+        parts.append(_("Value %(value)s") % {"value": result["value"]})
+    elif game == GameType.PASSED:
+        parts.append(_("Passed in"))
+    parts.append(f"{result['score']:+d}")
+    if result["won"] is not None:
+        parts.append(_("won") if result["won"] else _("lost"))
+    if result["overbid"]:
+        parts.append(_("overbid"))
+    if list_points and game != GameType.PASSED:
+        parts.append(_("list %(points)s") % {"points": f"{result['list_declarer']:+d}"})
+        if result["list_others"]:
+            parts.append(_("others %(points)s") % {"points": f"{result['list_others']:+d}"})
+    return " · ".join(parts)
 
 
 class GameCorrectView(SheetMixin, TemplateView):

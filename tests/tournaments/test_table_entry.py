@@ -1,0 +1,639 @@
+"""Entry at the table on the players' phones: the private links and what they allow, rows
+sent twice, provisional results and their confirmation, two copies under double entry, the
+director's pages, and the QR codes on the pages and the PDFs."""
+
+import io
+import json
+import uuid
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from tests.factories import RegistrationFactory
+from tournaments import selectors, services
+from tournaments.errors import UserError
+from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
+from tournaments.models import Game, GameChange, Series, SheetCopy, Table
+
+pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
+
+pytestmark = pytest.mark.django_db
+
+# A 3-table: seat 1 deals game 1 and plays. Rules §1.3: grand with 2, won → 3 × 24 = 72.
+GRAND = {"declarer": "2", "game": "grand", "matadors": "2", "won": "won", "bid": "20"}
+CLUBS = {"declarer": "3", "game": "clubs", "matadors": "1", "card_points": "70", "bid": "18"}
+NULL_LOST = {"declarer": "1", "game": "null", "won": "lost", "bid": "23"}
+
+
+def en(name: str, **kwargs) -> str:
+    with translation.override("en"):
+        return reverse(name, kwargs=kwargs or None)
+
+
+def link(token: str, what: str = "") -> str:
+    return en(f"entry{what}", token=token)
+
+
+def manage(name: str, table: Table, **extra) -> str:
+    series = table.series
+    return en(
+        f"manage:{name}",
+        tournament=series.tournament.slug,
+        series=series.number,
+        table=table.number,
+        **extra,
+    )
+
+
+def send(client, token: str, data: dict, *, client_id=None, number=None):
+    """The phone's script sending one row (JSON)."""
+    body = {"client_id": str(client_id or uuid.uuid4()), "number": number, "data": data}
+    return client.post(
+        link(token, "_games"),
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_ACCEPT="application/json",
+    )
+
+
+@pytest.fixture
+def series(seated_series) -> Series:
+    """Series 1 with two 3-tables (links issued by the draw)."""
+    return seated_series(6)
+
+
+@pytest.fixture
+def table(series) -> Table:
+    return series.tables.get(number=1)
+
+
+@pytest.fixture
+def other_table(series) -> Table:
+    return series.tables.get(number=2)
+
+
+@pytest.fixture
+def phone(client):
+    """Nobody signed in: a player's phone."""
+    return client
+
+
+@pytest.fixture
+def double(tournament, seated_series) -> Table:
+    """Double entry: one 3-table with both keepers' links."""
+    tournament.double_entry = True
+    tournament.save()
+    return seated_series(3).tables.get()
+
+
+# --------------------------------------------------------------------------------------
+# Links
+# --------------------------------------------------------------------------------------
+
+
+def test_the_draw_issues_a_private_link_for_every_table(series, table, other_table):
+    assert table.entry_token and other_table.entry_token
+    assert table.entry_token != other_table.entry_token
+    assert len(table.entry_token) >= 32
+    assert table.entry_token_2 is None  # no double entry
+
+
+def test_double_entry_issues_a_second_link(double):
+    assert double.entry_token and double.entry_token_2
+    assert double.entry_token != double.entry_token_2
+
+
+def test_a_redraw_issues_new_links(series, table):
+    old = table.entry_token
+    services.series_redraw(series=series, seed=5)
+    tokens = set(series.tables.values_list("entry_token", flat=True))
+    assert None not in tokens and old not in tokens
+
+
+def test_the_phone_page_shows_the_table_and_nothing_else(phone, table):
+    response = phone.get(link(table.entry_token))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Herbstpreisskat" in page
+    assert "Table 1" in page and "Series 1" in page
+    for seat in table.seats.select_related("player"):
+        assert seat.player.name in page
+    assert "/manage/" not in page
+    assert response["Referrer-Policy"] == "no-referrer"
+    assert "noindex" in response["X-Robots-Tag"]
+
+
+def test_an_unpublished_tournament_still_shows_the_names_to_the_link_holder(
+    phone, tournament, table
+):
+    tournament.published = False
+    tournament.save()
+    response = phone.get(link(table.entry_token))
+    assert response.status_code == 200
+    assert table.seats.first().player.name in response.content.decode()
+
+
+@pytest.mark.parametrize("token", ["x" * 32, "short", "a" * 65, "bad token!" * 4])
+def test_a_guessed_token_is_a_friendly_404(phone, table, token):
+    response = phone.get(f"/entry/{token}/")
+    assert response.status_code == 404
+    assert "This link does not work" in response.content.decode()
+    response = send(phone, token, GRAND)
+    assert response.status_code == 404
+    assert response.json()["code"] == "unknown_link"
+    assert not Game.objects.exists()
+
+
+def test_another_tables_link_cannot_write_to_this_table(phone, table, other_table):
+    response = send(phone, other_table.entry_token, GRAND)
+    assert response.status_code == 201
+    assert not table.games.exists()
+    assert other_table.games.count() == 1
+
+
+def test_a_revoked_link_is_404_and_a_reissued_one_replaces_it(phone, table):
+    old = table.entry_token
+    services.table_link_revoke(table=table)
+    assert phone.get(link(old)).status_code == 404
+    assert send(phone, old, GRAND).status_code == 404
+    table = services.table_link_reissue(table=table)
+    assert table.entry_token and table.entry_token != old
+    assert phone.get(link(old)).status_code == 404
+    assert send(phone, old, GRAND).status_code == 404
+    assert send(phone, table.entry_token, GRAND).status_code == 201
+    assert table.games.count() == 1
+
+
+def test_revoking_every_link_of_a_series(series, phone, table):
+    token = table.entry_token
+    assert services.series_links_revoke(series=series) == 2
+    assert phone.get(link(token)).status_code == 404
+    assert services.table_links_issue(series=series) == 2
+    assert Table.objects.filter(series=series, entry_token=None).count() == 0
+
+
+def test_the_second_link_works_only_under_double_entry(phone, tournament, double):
+    token_2 = double.entry_token_2
+    assert phone.get(link(token_2)).status_code == 200
+    tournament.double_entry = False
+    tournament.save()
+    assert phone.get(link(token_2)).status_code == 404
+
+
+def test_a_closed_series_takes_no_rows(phone, series, table):
+    token = table.entry_token
+    Series.objects.filter(pk=series.pk).update(status=Series.Status.CLOSED)
+    response = send(phone, token, GRAND)
+    assert response.status_code == 410
+    assert response.json()["code"] == "closed"
+    page = phone.get(link(token))
+    assert page.status_code == 200
+    assert "This sheet is closed" in page.content.decode()
+    assert 'name="game"' not in page.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_closed_sheet_takes_no_rows(phone, table):
+    Table.objects.filter(pk=table.pk).update(closed=True)
+    assert send(phone, table.entry_token, GRAND).status_code == 410
+    assert not Game.objects.exists()
+
+
+# --------------------------------------------------------------------------------------
+# Rows from the phone
+# --------------------------------------------------------------------------------------
+
+
+def test_a_row_is_entered_provisionally_with_its_history(phone, table):
+    response = send(phone, table.entry_token, GRAND, number=1)
+    assert response.status_code == 201
+    body = response.json()
+    assert body["ok"] and body["created"] and body["number"] == 1
+    game = table.games.get()
+    assert game.provisional and str(game.client_id) == body["client_id"]
+    assert (game.value, game.score) == (72, 72)
+    change = GameChange.objects.get(game=game)
+    assert change.action == GameChange.Action.CREATED
+    assert change.user is None and change.reason == "table link"
+    # The answer carries the sheet as it stands: rows, running totals, the next game.
+    state = body["state"]
+    assert state["rows"][0]["score"] == 72 and state["rows"][0]["provisional"]
+    assert state["rows"][0]["running"]["2"] == 72
+    assert state["next"] == {
+        "number": 2,
+        "dealer": 2,
+        "dealer_name": state["next"]["dealer_name"],
+        "sits_out": False,
+    }
+    assert "Game" in state["html"] or "grand" in state["html"].lower()
+
+
+def test_the_same_row_sent_twice_is_entered_once(phone, table):
+    client_id = uuid.uuid4()
+    first = send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
+    again = send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
+    assert first.status_code == 201
+    assert again.status_code == 200
+    assert again.json()["created"] is False and again.json()["number"] == 1
+    assert table.games.count() == 1
+    # Even after the sheet moved on or closed, the resend is answered with the stored row.
+    send(phone, table.entry_token, CLUBS, number=2)
+    Table.objects.filter(pk=table.pk).update(closed=True)
+    late = send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
+    assert late.status_code == 200 and late.json()["number"] == 1
+    assert table.games.count() == 2
+
+
+def test_a_row_id_used_at_another_table_is_refused(phone, table, other_table):
+    client_id = uuid.uuid4()
+    assert send(phone, table.entry_token, GRAND, client_id=client_id).status_code == 201
+    response = send(phone, other_table.entry_token, GRAND, client_id=client_id)
+    assert response.status_code == 409
+    assert response.json()["code"] == "client_id_conflict"
+    assert not other_table.games.exists()
+
+
+def test_the_service_returns_the_stored_game_for_a_resend(table):
+    client_id = uuid.uuid4()
+    game, created = services.game_record_at_table(
+        table=table,
+        data={"declarer": 2, "game": "grand", "matadors": 2, "won": True},
+        client_id=client_id,
+    )
+    again, created_again = services.game_record_at_table(
+        table=table, data={"game": "passed"}, client_id=client_id
+    )
+    assert created and not created_again and again.pk == game.pk
+    assert Game.objects.count() == 1
+
+
+def test_a_row_for_a_game_entered_elsewhere_meanwhile_is_refused(phone, table, secretary):
+    services.game_record(
+        table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True}
+    )
+    response = send(phone, table.entry_token, GRAND, number=1)
+    assert response.status_code == 409
+    assert response.json()["code"] == "number_taken"
+    assert table.games.count() == 1
+
+
+def test_a_wrong_row_says_why_and_enters_nothing(phone, table):
+    response = send(phone, table.entry_token, {**GRAND, "matadors": "12"})
+    assert response.status_code == 400
+    assert "between 1 and 4" in response.json()["error"]
+    assert response.json()["field"] == "matadors"
+    assert not Game.objects.exists()
+
+
+def test_the_row_can_be_posted_without_script(phone, table):
+    response = phone.post(
+        link(table.entry_token, "_games"),
+        {**GRAND, "client_id": str(uuid.uuid4()), "number": "1"},
+    )
+    assert response.status_code == 302
+    assert response["Location"].endswith(link(table.entry_token) + "#sheet")
+    assert table.games.get().provisional
+    wrong = phone.post(
+        link(table.entry_token, "_games"),
+        {**CLUBS, "matadors": "15", "client_id": str(uuid.uuid4()), "number": "2"},
+    )
+    assert wrong.status_code == 200
+    assert "between 1 and 11" in wrong.content.decode()
+    assert table.games.count() == 1
+
+
+def test_the_live_value_on_the_phone(phone, table):
+    response = phone.post(link(table.entry_token, "_preview"), {**GRAND, "number": "1"})
+    assert response.json()["ok"]
+    assert response.json()["text"] == "Value 72 · +72 · won · list +122"
+    assert not Game.objects.exists()
+
+
+def test_the_sheet_as_json(phone, table):
+    send(phone, table.entry_token, GRAND)
+    answer = send(phone, table.entry_token, NULL_LOST).json()  # without a number
+    assert [row["number"] for row in answer["state"]["rows"]] == [1, 2]
+    state = phone.get(link(table.entry_token, "_state")).json()["state"]
+    assert [row["number"] for row in state["rows"]] == [1, 2]
+    assert state["rows"][1]["score"] == -46
+    assert state["next"]["number"] == 3 and state["next"]["dealer"] == 3
+    assert {line["seat"] for line in state["summary"]} == {1, 2, 3}
+
+
+# --------------------------------------------------------------------------------------
+# Provisional results and confirmation
+# --------------------------------------------------------------------------------------
+
+
+def test_standings_show_provisional_games_until_the_director_confirms(
+    phone, client_for, secretary, tournament, table
+):
+    send(phone, table.entry_token, GRAND)
+    rows = selectors.tournament_standings(tournament)
+    at_table = {seat.player_id for seat in table.seats.all()}
+    assert {row.player_id for row in rows if row.provisional} == at_table
+    assert next(r for r in rows if r.provisional and r.list_points == 122)
+    page = client_for(None).get(en("tournament_detail", tournament=tournament.slug))
+    assert 'class="provisional"' in page.content.decode()
+    assert "provisional: includes games entered at the table" in page.content.decode()
+
+    director = client_for(secretary)
+    response = director.post(manage("entry_confirm", table))
+    assert response.status_code == 302
+    assert not Game.objects.filter(provisional=True).exists()
+    rows = selectors.tournament_standings(tournament)
+    assert not any(row.provisional for row in rows)
+    assert next(r for r in rows if r.list_points == 122)  # the same figures, now final
+    change = GameChange.objects.get(diff__has_key="provisional")
+    assert change.diff == {"provisional": [True, False]}
+    assert change.user == secretary and change.reason == "sheet confirmed"
+    page = client_for(None).get(en("tournament_detail", tournament=tournament.slug))
+    assert 'class="provisional"' not in page.content.decode()
+
+
+def test_a_confirmation_is_not_shown_as_a_correction(phone, table):
+    send(phone, table.entry_token, GRAND)
+    services.sheet_confirm(table=table)
+    sheet = selectors.table_sheet(table, blank_rows=False)
+    assert sheet.rows[0].game.changes_count == 0
+
+
+def test_a_correction_keeps_a_phone_row_provisional_and_resendable(phone, table):
+    client_id = uuid.uuid4()
+    send(phone, table.entry_token, GRAND, client_id=client_id)
+    game = table.games.get()
+    services.game_correct(game=game, data={**services.game_mapping_of(game), "bid": 18})
+    game.refresh_from_db()
+    assert game.provisional and game.client_id == client_id
+    assert send(phone, table.entry_token, GRAND, client_id=client_id).status_code == 200
+    assert table.games.count() == 1
+
+
+def test_the_sheet_page_marks_provisional_rows_and_offers_confirmation(
+    phone, client_for, secretary, table
+):
+    send(phone, table.entry_token, GRAND)
+    page = client_for(secretary).get(manage("sheet", table)).content.decode()
+    assert 'class="badge provisional"' in page
+    assert 'id="confirm-provisional"' in page
+
+
+# --------------------------------------------------------------------------------------
+# Double entry
+# --------------------------------------------------------------------------------------
+
+
+def keys_both(phone, table, *rows):
+    for row in rows:
+        assert send(phone, table.entry_token, row).status_code == 201
+        assert send(phone, table.entry_token_2, row).status_code == 201
+
+
+def test_the_second_keeper_fills_the_second_copy(phone, double):
+    response = send(phone, double.entry_token_2, GRAND, number=1)
+    assert response.status_code == 201
+    assert not double.games.exists()
+    copy = SheetCopy.objects.get(table=double)
+    assert copy.rows[0]["number"] == 1
+    assert copy.rows[0]["data"] == {
+        "declarer": 2,
+        "game": "grand",
+        "matadors": 2,
+        "won": True,
+        "bid": 20,
+    }
+    state = response.json()["state"]
+    assert state["rows"][0]["score"] == 72 and state["rows"][0]["running"]["2"] == 72
+    # The same row again: once.
+    client_id = copy.rows[0]["client_id"]
+    assert send(phone, double.entry_token_2, GRAND, client_id=client_id).status_code == 200
+    assert len(SheetCopy.objects.get(table=double).rows) == 1
+
+
+def test_equal_copies_can_be_confirmed_by_the_second_keeper(phone, double, tournament):
+    keys_both(phone, double, GRAND, CLUBS)
+    page = phone.get(link(double.entry_token_2)).content.decode()
+    assert 'id="confirm-sheet"' in page
+    assert 'id="confirm-sheet"' not in phone.get(link(double.entry_token)).content.decode()
+    response = phone.post(link(double.entry_token_2, "_phone_confirm"))
+    assert response.status_code == 302
+    assert not double.games.filter(provisional=True).exists()
+    assert (
+        GameChange.objects.filter(
+            reason="sheet confirmed by the second list keeper", user=None
+        ).count()
+        == 2
+    )
+    # The first keeper's link cannot confirm.
+    assert phone.post(link(double.entry_token, "_phone_confirm")).status_code == 404
+
+
+def test_a_differing_row_is_shown_side_by_side_and_does_not_count(
+    phone, client_for, secretary, tournament, double
+):
+    keys_both(phone, double, GRAND)
+    send(phone, double.entry_token, CLUBS)
+    send(phone, double.entry_token_2, {**CLUBS, "card_points": "50"})  # lost: −48
+    compare = selectors.sheet_copies_compare(double)
+    assert [(row.number, row.equal, row.disputed) for row in compare] == [
+        (1, True, False),
+        (2, False, True),
+    ]
+    # Game 2 counts nowhere: seat 3's list points are those without it.
+    rows = {row.player_id: row for row in selectors.tournament_standings(tournament)}
+    seat_3 = double.seats.get(number=3).player_id
+    assert rows[seat_3].list_points == 0 and rows[seat_3].provisional
+    assert selectors.table_sheet(double, blank_rows=False).rows[1].disputed
+
+    director = client_for(secretary)
+    page = director.get(manage("entry_confirm", double)).content.decode()
+    assert 'id="copy-2"' in page and 'data-settle="2-first"' in page
+    assert 'data-settle="2-second"' in page
+    assert "70 pts" in page and "50 pts" in page
+    assert 'id="confirm-sheet" disabled' in page
+    with pytest.raises(UserError, match="differ in game 2"):
+        services.sheet_confirm(table=double, user=secretary)
+    director.post(manage("entry_confirm", double))
+    assert double.games.filter(provisional=True).count() == 2
+    # The second keeper cannot confirm either.
+    assert 'id="confirm-sheet"' not in phone.get(link(double.entry_token_2)).content.decode()
+
+
+def test_settling_with_the_first_copy(phone, client_for, secretary, tournament, double):
+    keys_both(phone, double, GRAND)
+    send(phone, double.entry_token, CLUBS)
+    send(phone, double.entry_token_2, {**CLUBS, "card_points": "50"})
+    response = client_for(secretary).post(
+        manage("entry_settle", double), {"number": "2", "choose": "first"}
+    )
+    assert response.status_code == 302
+    copy = SheetCopy.objects.get(table=double)
+    assert copy.rows[1]["data"]["card_points"] == 70
+    change = GameChange.objects.get(game__number=2, action=GameChange.Action.CORRECTED)
+    assert change.user == secretary and change.reason.startswith("settled")
+    assert change.diff["card_points"] == [50, 70]
+    rows = {row.player_id: row for row in selectors.tournament_standings(tournament)}
+    assert rows[double.seats.get(number=3).player_id].list_points == 24 + 50
+    assert services.sheet_confirm(table=double, user=secretary) == 2
+
+
+def test_settling_with_the_second_copy(phone, client_for, secretary, double):
+    keys_both(phone, double, GRAND)
+    send(phone, double.entry_token, CLUBS)
+    send(phone, double.entry_token_2, {**CLUBS, "card_points": "50"})
+    client_for(secretary).post(manage("entry_settle", double), {"number": "2", "choose": "second"})
+    game = double.games.get(number=2)
+    assert (game.card_points, game.score, game.provisional) == (50, -48, True)
+    change = GameChange.objects.get(game=game, action=GameChange.Action.CORRECTED)
+    assert change.reason == "settled: the second copy's version"
+    assert change.diff["card_points"] == [70, 50]
+    assert all(row.equal for row in selectors.sheet_copies_compare(double))
+    assert services.sheet_confirm(table=double, user=secretary) == 2
+
+
+def test_settling_rows_only_one_copy_has(phone, secretary, double):
+    keys_both(phone, double, GRAND)
+    send(phone, double.entry_token, CLUBS)  # the second keeper has not got there yet
+    with pytest.raises(UserError, match="differ in game 2"):
+        services.sheet_confirm(table=double)
+    # Pending, not disputed: it counts (provisionally).
+    assert not selectors.sheet_copies_compare(double)[1].disputed
+    assert services.sheet_settle(table=double, choose="first", user=secretary) == [2]
+    assert len(SheetCopy.objects.get(table=double).rows) == 2
+    # The second keeper is ahead: its extra row is entered as a game, or removed.
+    send(phone, double.entry_token_2, NULL_LOST)
+    services.sheet_settle(table=double, number=3, choose="second", user=secretary)
+    assert double.games.get(number=3).score == -46
+    send(phone, double.entry_token_2, GRAND)
+    services.sheet_settle(table=double, number=4, choose="first", user=secretary)
+    assert len(SheetCopy.objects.get(table=double).rows) == 3
+    assert GameChange.objects.filter(action=GameChange.Action.DELETED, game_number=4).exists()
+    assert services.sheet_confirm(table=double) == 3
+
+
+def test_standings_take_a_fixed_number_of_queries_under_double_entry(
+    django_assert_max_num_queries, phone, tournament, roster, double
+):
+    keys_both(phone, double, GRAND)
+    send(phone, double.entry_token, CLUBS)
+    send(phone, double.entry_token_2, NULL_LOST)
+    with django_assert_max_num_queries(7):
+        selectors.tournament_standings(tournament)
+
+
+# --------------------------------------------------------------------------------------
+# The director's pages
+# --------------------------------------------------------------------------------------
+
+DIRECTOR_REQUESTS = [
+    ("get", "entry_confirm", {}),
+    ("post", "entry_confirm", {}),
+    ("post", "entry_settle", {"choose": "first"}),
+    ("post", "entry_link", {"action": "reissue"}),
+    ("get", "entry_qr", {}),
+]
+
+
+@pytest.mark.parametrize(
+    "who, status",
+    [("anonymous", 302), ("player", 403), ("other_club_secretary", 403), ("secretary", None)],
+)
+@pytest.mark.parametrize("method, name, data", DIRECTOR_REQUESTS)
+def test_the_directors_pages_are_for_the_clubs_secretaries(
+    request, client_for, table, who, status, method, name, data
+):
+    client = client_for(request.getfixturevalue(who))
+    response = getattr(client, method)(manage(name, table), data)
+    if status is None:
+        assert response.status_code == (200 if method == "get" else 302)
+    else:
+        assert response.status_code == status
+        if status == 302:
+            assert "/login/" in response["Location"]
+
+
+@pytest.mark.parametrize(
+    "who, status",
+    [("anonymous", 302), ("player", 403), ("other_club_secretary", 403), ("secretary", 302)],
+)
+def test_series_links_are_for_the_clubs_secretaries(request, client_for, series, who, status):
+    url = en("manage:entry_links", tournament=series.tournament.slug, series=series.number)
+    response = client_for(request.getfixturevalue(who)).post(url, {"action": "reissue"})
+    assert response.status_code == status
+
+
+def test_the_director_reissues_and_revokes_a_tables_link(client_for, secretary, table):
+    director = client_for(secretary)
+    old = table.entry_token
+    director.post(manage("entry_link", table), {"action": "reissue"})
+    table.refresh_from_db()
+    assert table.entry_token and table.entry_token != old
+    director.post(manage("entry_link", table), {"action": "revoke"})
+    table.refresh_from_db()
+    assert table.entry_token is None
+
+
+def test_the_series_page_shows_each_tables_link_and_qr_code(client_for, secretary, series, table):
+    url = en("manage:series", tournament=series.tournament.slug, series=series.number)
+    page = client_for(secretary).get(url).content.decode()
+    assert f"http://testserver/entry/{table.entry_token}/" in page
+    assert manage("entry_qr", table) in page
+    qr = client_for(secretary).get(manage("entry_qr", table))
+    assert qr["Content-Type"] == "image/svg+xml"
+    assert qr.content.lstrip().startswith(b"<svg")
+
+
+def test_the_confirm_page_shows_the_qr_code_inline(client_for, secretary, table):
+    page = client_for(secretary).get(manage("entry_confirm", table)).content.decode()
+    assert "<svg" in page and f"/entry/{table.entry_token}/" in page
+
+
+def pdf_links(content: bytes) -> list[str]:
+    reader = pypdf.PdfReader(io.BytesIO(content))
+    uris = []
+    for page in reader.pages:
+        for annotation in page.get("/Annots") or []:
+            action = annotation.get_object().get("/A")
+            if action and action.get("/URI"):
+                uris.append(str(action["/URI"]))
+    return uris
+
+
+def test_the_blank_sheets_and_the_table_list_carry_the_qr_codes(client_for, secretary, series):
+    director = client_for(secretary)
+    kwargs = {"tournament": series.tournament.slug, "series": series.number}
+    expected = {
+        f"http://testserver/entry/{token}/"
+        for token in series.tables.values_list("entry_token", flat=True)
+    }
+    sheets = director.get(en("manage:export_blank_sheets", **kwargs))
+    assert set(pdf_links(sheets.content)) == expected
+    tables = director.get(en("manage:export_assignments", **kwargs))
+    assert set(pdf_links(tables.content)) == expected
+    text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(tables.content)).pages)
+    assert "Links for the phones" in text
+
+
+def test_double_entry_prints_both_links(tournament, double):
+    double.series.tournament = tournament
+    pdf = ScoreSheetsPdf.blank(double.series, link_url=lambda token: f"https://x.test/{token}/")
+    assert set(pdf_links(pdf.render())) == {
+        f"https://x.test/{double.entry_token}/",
+        f"https://x.test/{double.entry_token_2}/",
+    }
+    listing = AssignmentsPdf(double.series, link_url=lambda token: f"https://x.test/{token}/")
+    assert len(pdf_links(listing.render())) == 2
+
+
+def test_without_links_the_pdfs_are_as_before(series):
+    assert pdf_links(ScoreSheetsPdf.blank(series).render()) == []
+    assert pdf_links(AssignmentsPdf(series).render()) == []
+
+
+def test_a_large_series_gets_its_links_in_one_go(tournament, roster):
+    for p in roster(40):
+        RegistrationFactory(tournament=tournament, player=p)
+    series = services.series_draw(tournament=tournament, seed=3)
+    tokens = list(series.tables.values_list("entry_token", flat=True))
+    assert len(tokens) == 10 and len(set(tokens)) == 10 and None not in tokens

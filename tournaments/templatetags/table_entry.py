@@ -1,0 +1,33 @@
+"""Template helpers for entry at the tables: the phone links of a series' tables."""
+
+from django import template
+from django.urls import reverse
+
+from tournaments import selectors
+from tournaments.models import Series, Table
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def entry_links(context, series: Series) -> dict[int, dict]:
+    """table id → {"url", "url_2" (double entry), "provisional"}: two queries per series."""
+    request = context["request"]
+    double = series.tournament.double_entry
+    provisional = selectors.provisional_counts(Table.objects.filter(series=series))
+
+    def address(token):
+        if not token:
+            return ""
+        return request.build_absolute_uri(reverse("entry", kwargs={"token": token}))
+
+    return {
+        pk: {
+            "url": address(token),
+            "url_2": address(token_2) if double else "",
+            "provisional": provisional.get(pk, 0),
+        }
+        for pk, token, token_2 in Table.objects.filter(series=series).values_list(
+            "pk", "entry_token", "entry_token_2"
+        )
+    }

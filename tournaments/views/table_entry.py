@@ -1,0 +1,634 @@
+"""Entry at the table on the players' own phones, and the director's side of it.
+
+A table's *link* (`/entry/<token>/`) opens its score sheet on any phone, with no account:
+the seats, the sheet with its running totals and the entry row laid out for one hand. The
+phone's script (static/js/entry.js) keeps the rows it could not send yet and sends them
+again with the same `client_id`, so a row is entered once however often it arrives. The
+link works only for its table, only while the series is in play and the sheet open; an
+unknown or revoked link is a friendly 404 that says nothing about what exists.
+
+Under double entry the second list keeper's link (`entry_token_2`) keys the second copy of
+the sheet; that keeper can confirm the sheet once both copies agree. The director's pages
+(`manage:entry_*`) confirm, settle differing rows side by side, and issue, reissue or
+revoke the links. Every write is a service call (`services.game_record_at_table`,
+`sheet_copy_record`, `sheet_confirm`, `sheet_settle`, `table_link_*`).
+"""
+
+import json
+import uuid
+
+import segno
+from django.contrib import messages
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
+from django.views.generic import TemplateView, View
+
+from tournaments import selectors, services
+from tournaments.entry_forms import LinkActionForm, RowSendForm, SettleForm
+from tournaments.errors import UserError
+from tournaments.models import Series, SheetCopy
+from tournaments.sheet_forms import GameRowForm, seats_of
+from tournaments.templatetags.skat import describe
+from tournaments.views.mixins import ManageMixin, SeriesMixin
+from tournaments.views.sheet import SheetMixin, history, preview_text
+
+# HTTP status of a refused row, by the UserError's code (anything else: 400).
+STATUS_BY_CODE = {
+    "closed": 410,
+    "client_id_conflict": 409,
+    "number_taken": 409,
+    "number_gap": 409,
+    "complete": 409,
+}
+# A link must not leak through a Referer header, be indexed, or stay in a shared cache.
+PRIVATE_HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "X-Robots-Tag": "noindex, nofollow",
+    "Cache-Control": "no-store, private",
+}
+
+
+def entry_url(request, token: str) -> str:
+    """The absolute address of a link, as the QR codes carry it."""
+    return request.build_absolute_uri(reverse("entry", kwargs={"token": token}))
+
+
+def qr_svg(url: str, *, scale: int = 4) -> str:
+    return segno.make(url, error="m").svg_inline(scale=scale, border=2)
+
+
+def phone_texts() -> dict:
+    """What the phone's script writes, in the page's language ({n}, {seat}, {name}: filled
+    in by the script)."""
+    return {
+        "deals": _("seat {seat} ({name}) deals"),
+        "deals_out": _("seat {seat} ({name}) deals and sits out"),
+        "waiting": _("waiting to send"),
+        "sending": _("sending…"),
+        "refused": _("not entered"),
+        "fix": _("Correct it"),
+        "discard": _("Discard"),
+        "offline": _(
+            "No connection. {n} game(s) wait on this phone and are sent when it returns."
+        ),
+        "retry": _("Connection trouble. {n} game(s) wait on this phone; trying again…"),
+        "sending_n": _("Sending {n} game(s)…"),
+        "stuck": _("{n} game(s) not sent: correct or discard the first one below."),
+        "gone": _(
+            "This link no longer works. Ask the director for the new one; {n} game(s) wait on "
+            "this phone."
+        ),
+        "closed": _("The sheet is closed; {n} game(s) typed here were not entered."),
+        "reload": _("Reload the page to go on; {n} game(s) wait on this phone."),
+        "choose_game": _("Choose the game first."),
+        "complete": _("All games of the series are entered."),
+        "game": _("Game {n}"),
+        "entered": _("✓ Game {n} is on the sheet."),
+        "kept": _("Game {n} is kept on this phone and sent when the connection returns."),
+        "queued": _("Game {n} is being sent…"),
+        "with": _("with {n}"),
+        "without": _("without {n}"),
+        "points": _("{n} pts"),
+        "bid": _("bid {n}"),
+    }
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "") or (
+        request.content_type == "application/json"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The phone's pages
+# --------------------------------------------------------------------------------------
+
+
+class EntryLinkMixin:
+    """`self.table` and `self.keeper` (1 or 2) from the link's token, or a 404 page."""
+
+    def dispatch(self, request, *args, **kwargs):
+        found = selectors.entry_link(kwargs["token"])
+        if found is None:
+            response = self.unknown_link(request, kwargs["token"])
+        else:
+            self.table, self.keeper = found
+            self.series = self.table.series
+            self.tournament = self.series.tournament
+            response = super().dispatch(request, *args, **kwargs)
+        for header, value in PRIVATE_HEADERS.items():
+            response[header] = value
+        return response
+
+    def unknown_link(self, request, token: str):
+        message = _(
+            "This link does not work (any more). Ask the tournament director for the new one."
+        )
+        if _wants_json(request):
+            return JsonResponse(
+                {"ok": False, "code": "unknown_link", "error": message}, status=404
+            )
+        return render(
+            request,
+            "tournaments/entry/unknown.html",
+            {"message": message, "storage_key": token[:64], "texts": phone_texts()},
+            status=404,
+        )
+
+    @property
+    def second_copy(self) -> bool:
+        return self.keeper == services.SECOND_KEEPER
+
+    @cached_property
+    def is_open(self) -> bool:
+        return self.series.status == Series.Status.OPEN and not self.table.closed
+
+    @cached_property
+    def seats(self):
+        return seats_of(self.table)
+
+    @cached_property
+    def sheet(self) -> selectors.Sheet:
+        if self.second_copy:
+            return selectors.copy_sheet(self.table)
+        return selectors.table_sheet(self.table, blank_rows=False)
+
+    @cached_property
+    def compare(self) -> list[selectors.CopyRow]:
+        if not self.tournament.double_entry:
+            return []
+        return selectors.sheet_copies_compare(self.table)
+
+    @property
+    def next_number(self) -> int:
+        return max((row.number for row in self.sheet.rows), default=0) + 1
+
+    def urls(self) -> dict:
+        token = self.kwargs["token"]
+        return {
+            name: reverse(f"entry{suffix}", kwargs={"token": token})
+            for name, suffix in (
+                ("page", ""),
+                ("games", "_games"),
+                ("preview", "_preview"),
+                ("state", "_state"),
+                ("confirm", "_phone_confirm"),
+            )
+        }
+
+    def row_form(self, data=None, number: int | None = None) -> GameRowForm:
+        form = GameRowForm(
+            data,
+            table=self.table,
+            tournament=self.tournament,
+            number=number or self.next_number,
+            seats=self.seats,
+        )
+        # On a phone the first tap decides where to start; no keyboard popping up at once.
+        form.fields["declarer"].widget.attrs.pop("autofocus", None)
+        return form
+
+    # The sheet as the phone shows it --------------------------------------------------
+
+    def can_confirm(self) -> bool:
+        """The second keeper may confirm once both copies agree on every row."""
+        return (
+            self.second_copy
+            and self.series.status == Series.Status.OPEN
+            and not any(row.unsettled for row in self.compare)
+            and any(row.first_game and row.first_game.provisional for row in self.compare)
+        )
+
+    def rows(self) -> list[dict]:
+        names = {seat.number: seat.player.name for seat in self.seats}
+        disputed = {row.number for row in self.compare if row.disputed}
+        rows = []
+        for row in self.sheet.rows:
+            game = row.game
+            rows.append(
+                {
+                    "number": row.number,
+                    "dealer": row.dealer,
+                    "declarer": game.declarer if game else None,
+                    "declarer_name": names.get(game.declarer, "") if game else "",
+                    "description": describe(game) if game else _("(this row no longer checks)"),
+                    "value": game.value if game else None,
+                    "score": game.score if game else None,
+                    "running": {str(k): v for k, v in row.running.items()},
+                    "total": row.running.get(game.declarer) if game and game.declarer else None,
+                    "provisional": bool(game and game.provisional) or self.second_copy,
+                    "disputed": row.disputed or row.number in disputed,
+                }
+            )
+        return rows
+
+    def state(self) -> dict:
+        """What the phone shows, as JSON: the page's script draws the sheet from it."""
+        sheet = self.sheet
+        rows = self.rows()
+        number = self.next_number
+        complete = number > sheet.length
+        dealer = self.table.dealer_of(number)
+        names = {seat.number: seat.player.name for seat in self.seats}
+        context = {
+            "sheet": sheet,
+            "rows": list(reversed(rows)),
+            "keeper": self.keeper,
+            "second_copy": self.second_copy,
+            "can_confirm": self.can_confirm(),
+            "differing": [row.number for row in self.compare if row.disputed],
+            "urls": self.urls(),
+            "table": self.table,
+            "tournament": self.tournament,
+        }
+        return {
+            "open": self.is_open,
+            "keeper": self.keeper,
+            "length": sheet.length,
+            "played": len(rows),
+            "next": None
+            if complete
+            else {
+                "number": number,
+                "dealer": dealer,
+                "dealer_name": names.get(dealer, ""),
+                "sits_out": self.table.size == 4,
+            },
+            "rows": rows,
+            "summary": [
+                {
+                    "seat": line.seat,
+                    "name": line.player_name,
+                    "game_points": line.game_points,
+                    "list_points": line.list_points,
+                    "won": line.won,
+                    "lost": line.lost,
+                }
+                for line in sheet.summary
+            ],
+            "can_confirm": context["can_confirm"],
+            "html": render_to_string(
+                "tournaments/entry/_sheet.html", context, request=self.request
+            ),
+            "totals_html": render_to_string(
+                "tournaments/entry/_totals.html", context, request=self.request
+            ),
+        }
+
+
+class EntryPageView(EntryLinkMixin, TemplateView):
+    """The phone's page: GET shows the sheet and the entry row; POST (no script) enters it."""
+
+    template_name = "tournaments/entry/page.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        state = self.state()
+        form = kwargs.get("form") or self.row_form()
+        number = self.next_number
+        html = state.pop("html")
+        totals_html = state.pop("totals_html")
+        context.update(
+            tournament=self.tournament,
+            series=self.series,
+            table=self.table,
+            seats=self.seats,
+            keeper=self.keeper,
+            second_copy=self.second_copy,
+            double_entry=self.tournament.double_entry,
+            is_open=self.is_open,
+            form=form,
+            state=state,
+            sheet_html=html,
+            totals_html=totals_html,
+            number=number,
+            dealer=self.table.dealer_of(number),
+            dealer_name=(state["next"] or {}).get("dealer_name", ""),
+            complete=state["next"] is None,
+            client_id=uuid.uuid4(),
+            urls=self.urls(),
+            token=self.kwargs["token"],
+            texts={
+                **phone_texts(),
+                "seats": {s.number: s.player.name for s in self.seats},
+            },
+        )
+        return context
+
+    def post(self, request, *args, **kwargs):
+        return EntryGamesView.as_view()(request, *args, **kwargs)
+
+
+class EntryStateView(EntryLinkMixin, View):
+    def get(self, request, *args, **kwargs):
+        return JsonResponse({"ok": True, "state": self.state()})
+
+
+class EntryPreviewView(EntryLinkMixin, View):
+    """The live value of the row being typed (no write): as on the secretary's screen."""
+
+    def post(self, request, *args, **kwargs):
+        number = _positive_int(request.POST.get("number")) or self.next_number
+        form = self.row_form(request.POST, number=number)
+        if not form.is_valid():
+            field, errors = next(iter(form.errors.items()))
+            return JsonResponse(
+                {"ok": False, "error": errors[0], "field": None if field == "__all__" else field}
+            )
+        try:
+            result = services.game_preview(
+                table=self.table, data=form.game_mapping(), number=number
+            )
+        except UserError as error:
+            return JsonResponse(
+                {"ok": False, "error": str(error), "field": form.error_field(error)}
+            )
+        text = preview_text(
+            result, form.cleaned_data["game"], list_points=self.tournament.uses_list_points
+        )
+        return JsonResponse({"ok": True, **result, "text": text})
+
+
+class EntryGamesView(EntryLinkMixin, View):
+    """Enter one row from the phone: JSON {client_id, number, data} from the script, or the
+    plain form (no script). Sent again with the same client_id → the stored row, once."""
+
+    def post(self, request, *args, **kwargs):
+        as_json = request.content_type == "application/json"
+        if as_json:
+            try:
+                body = json.loads(request.body or b"{}")
+            except ValueError:
+                body = None
+            if not isinstance(body, dict) or not isinstance(body.get("data"), dict):
+                return self.refuse(UserError(_("The row could not be read.")), as_json=True)
+            meta = RowSendForm({"client_id": body.get("client_id"), "number": body.get("number")})
+            data = {k: v for k, v in body["data"].items() if isinstance(k, str)}
+        else:
+            meta = RowSendForm(request.POST)
+            data = request.POST
+        if not meta.is_valid():
+            return self.refuse(
+                UserError(_("The row has no valid id; reload the page."), code="bad_client_id"),
+                as_json=as_json,
+            )
+        number = meta.cleaned_data["number"]
+        form = self.row_form(data, number=number)
+        # A row already stored is answered as stored, even if it would not check any more.
+        replay = self.stored(meta.cleaned_data["client_id"])
+        if replay is None and not form.is_valid():
+            if as_json:
+                field, errors = next(iter(form.errors.items()))
+                return JsonResponse(
+                    {
+                        "ok": False,
+                        "code": "invalid",
+                        "error": errors[0],
+                        "field": None if field == "__all__" else field,
+                    },
+                    status=400,
+                )
+            return self.render_form(form)
+        try:
+            record = (
+                services.sheet_copy_record if self.second_copy else services.game_record_at_table
+            )
+            stored, created = record(
+                table=self.table,
+                data=form.game_mapping() if replay is None else {},
+                client_id=meta.cleaned_data["client_id"],
+                number=number,
+            )
+        except UserError as error:
+            if as_json:
+                return self.refuse(error, as_json=True, form=form)
+            form.add_user_error(error)
+            return self.render_form(form)
+        if not as_json:
+            return redirect(self.urls()["page"] + "#sheet")
+        for name in ("sheet", "compare"):  # read before the row went in
+            self.__dict__.pop(name, None)
+        number = stored["number"] if isinstance(stored, dict) else stored.number
+        return JsonResponse(
+            {
+                "ok": True,
+                "created": created,
+                "number": number,
+                "client_id": str(meta.cleaned_data["client_id"]),
+                "state": self.state(),
+            },
+            status=201 if created else 200,
+        )
+
+    def stored(self, client_id):
+        """The row this client_id already entered at this table, if any."""
+        if self.second_copy:
+            copy = SheetCopy.objects.filter(table=self.table).first()
+            rows = copy.rows if copy else []
+            return next((r for r in rows if r.get("client_id") == str(client_id)), None)
+        return self.table.games.filter(client_id=client_id).first()
+
+    def refuse(self, error: UserError, *, as_json: bool, form=None):
+        status = STATUS_BY_CODE.get(error.code, 400)
+        if as_json:
+            field = form.error_field(error) if form is not None else None
+            return JsonResponse(
+                {"ok": False, "code": error.code, "error": str(error), "field": field},
+                status=status,
+            )
+        messages.error(self.request, str(error))
+        return redirect(self.urls()["page"])
+
+    def render_form(self, form):
+        view = EntryPageView()
+        view.setup(self.request, **self.kwargs)
+        view.table, view.keeper = self.table, self.keeper
+        view.series, view.tournament = self.series, self.tournament
+        return view.render_to_response(view.get_context_data(form=form))
+
+
+class EntryPhoneConfirmView(EntryLinkMixin, View):
+    """Under double entry the second list keeper confirms the sheet once both copies agree."""
+
+    def post(self, request, *args, **kwargs):
+        if not self.second_copy:
+            return self.unknown_link(request, kwargs["token"])
+        try:
+            count = services.sheet_confirm(table=self.table, second_keeper=True)
+        except UserError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("The sheet is confirmed (%(n)s games).") % {"n": count})
+        return redirect(self.urls()["page"])
+
+
+def _positive_int(raw) -> int | None:
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return value if value >= 1 else None
+
+
+# --------------------------------------------------------------------------------------
+# The director's pages
+# --------------------------------------------------------------------------------------
+
+
+class EntryConfirmView(SheetMixin, TemplateView):
+    """A table's entry at the phones: its links, the provisional rows, both copies side by
+    side under double entry, and the confirmation (POST)."""
+
+    template_name = "tournaments/manage/entry_confirm.html"
+
+    def post(self, request, *args, **kwargs):
+        try:
+            count = services.sheet_confirm(table=self.table, user=request.user)
+        except UserError as error:
+            messages.error(request, str(error))
+        else:
+            if count:
+                messages.success(
+                    request,
+                    _("%(table)s: the sheet is confirmed (%(n)s games).")
+                    % {"table": self.table, "n": count},
+                )
+            else:
+                messages.info(request, _("There is nothing to confirm."))
+        return redirect(_next_or(request, self.confirm_url()))
+
+    def confirm_url(self) -> str:
+        return reverse("manage:entry_confirm", kwargs=self.kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        sheet = selectors.table_sheet(self.table, blank_rows=False)
+        compare = (
+            selectors.sheet_copies_compare(self.table) if self.tournament.double_entry else []
+        )
+        provisional = sum(1 for row in sheet.rows if row.game and row.game.provisional)
+        unsettled = [row for row in compare if row.unsettled]
+        links = []
+        for keeper, token in (
+            (1, self.table.entry_token),
+            (2, self.table.entry_token_2 if self.tournament.double_entry else None),
+        ):
+            if keeper == 2 and not self.tournament.double_entry:
+                continue
+            url = entry_url(self.request, token) if token else ""
+            links.append({"keeper": keeper, "url": url, "qr": qr_svg(url) if url else ""})
+        context.update(
+            sheet=sheet,
+            played=sum(1 for row in sheet.rows if row.game is not None),
+            provisional=provisional,
+            compare=compare,
+            unsettled=unsettled,
+            can_confirm=provisional > 0 and not unsettled,
+            links=links,
+            changes=history(self.table.changes.select_related("user")[:30]),
+        )
+        return context
+
+
+class EntrySettleView(SheetMixin, View):
+    """Take one copy's version of a differing row (or of every one)."""
+
+    def post(self, request, *args, **kwargs):
+        form = SettleForm(request.POST)
+        url = reverse("manage:entry_confirm", kwargs=self.kwargs)
+        if not form.is_valid():
+            messages.error(request, _("Choose a version."))
+            return redirect(url)
+        try:
+            numbers = services.sheet_settle(
+                table=self.table,
+                choose=form.cleaned_data["choose"],
+                number=form.cleaned_data["number"],
+                user=request.user,
+            )
+        except UserError as error:
+            messages.error(request, str(error))
+        else:
+            label = _("first copy") if form.cleaned_data["choose"] == "first" else _("second copy")
+            messages.success(
+                request,
+                _("Game %(numbers)s: the %(copy)s's version counts.")
+                % {"numbers": ", ".join(map(str, numbers)) or "—", "copy": label},
+            )
+        return redirect(url)
+
+
+class EntryLinkView(SheetMixin, View):
+    """Reissue or revoke one table's link (one keeper's, or both)."""
+
+    def post(self, request, *args, **kwargs):
+        form = LinkActionForm(request.POST)
+        target = _next_or(request, reverse("manage:entry_confirm", kwargs=self.kwargs))
+        if not form.is_valid():
+            messages.error(request, _("Unknown action."))
+            return redirect(target)
+        action, keeper = form.cleaned_data["action"], form.cleaned_data["keeper"]
+        try:
+            if action == "revoke":
+                services.table_link_revoke(table=self.table, keeper=keeper, user=request.user)
+                messages.success(
+                    request, _("%(table)s: the link is revoked.") % {"table": self.table}
+                )
+            else:
+                services.table_link_reissue(table=self.table, keeper=keeper, user=request.user)
+                messages.success(
+                    request,
+                    _("%(table)s: a new link is issued; the old one no longer works.")
+                    % {"table": self.table},
+                )
+        except UserError as error:
+            messages.error(request, str(error))
+        return redirect(target)
+
+
+class EntryLinksView(SeriesMixin, ManageMixin, View):
+    """Issue the missing links of a series, reissue them all, or revoke them all."""
+
+    def post(self, request, *args, **kwargs):
+        form = LinkActionForm(request.POST)
+        target = reverse(
+            "manage:series",
+            kwargs={"tournament": self.tournament.slug, "series": self.series.number},
+        )
+        if not form.is_valid():
+            messages.error(request, _("Unknown action."))
+            return redirect(target + "#links")
+        action = form.cleaned_data["action"]
+        if action == "revoke":
+            count = services.series_links_revoke(series=self.series, user=request.user)
+            messages.success(request, _("The links of %(n)s tables are revoked.") % {"n": count})
+        else:
+            count = services.table_links_issue(
+                series=self.series, reissue=action == "reissue", user=request.user
+            )
+            messages.success(request, _("%(n)s links issued.") % {"n": count})
+        return redirect(target + "#links")
+
+
+class EntryQrView(SheetMixin, View):
+    """The QR code of a table's link as an SVG image (`?keeper=2`: the second keeper's)."""
+
+    def get(self, request, *args, **kwargs):
+        keeper = request.GET.get("keeper") == "2"
+        token = self.table.entry_token_2 if keeper else self.table.entry_token
+        if not token or (keeper and not self.tournament.double_entry):
+            return HttpResponse(status=404)
+        svg = segno.make(entry_url(request, token), error="m")
+        response = HttpResponse(content_type="image/svg+xml")
+        svg.save(response, kind="svg", scale=4, border=2, xmldecl=False)
+        response["Cache-Control"] = "no-store, private"
+        return response
+
+
+def _next_or(request, default: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    return target if target.startswith("/") and not target.startswith("//") else default
