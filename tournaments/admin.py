@@ -64,3 +64,19 @@ class GameAdmin(ReadOnlyAdmin):
 class GameChangeAdmin(ReadOnlyAdmin):
     list_display = ["table", "game_number", "action", "user", "at"]
     list_filter = ["action"]
+
+
+@admin.register(models.Prize)
+class PrizeAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "scope", "series_number", "category", "rank", "amount", "share"]
+    list_filter = ["scope", "category"]
+    list_select_related = ["tournament"]
+
+
+@admin.register(models.Payment)
+class PaymentAdmin(ReadOnlyAdmin):
+    """Payments are recorded on the money page (signed by kind); here they are read or deleted."""
+
+    list_display = ["registration", "kind", "amount", "note", "user", "at"]
+    list_filter = ["kind", "registration__tournament"]
+    list_select_related = ["registration__player", "registration__tournament", "user"]

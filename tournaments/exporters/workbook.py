@@ -5,6 +5,10 @@ Sheets: *Standings* (`selectors.tournament_standings`), *Series n* (`series_stan
 declared fields and the values `services` stored). The same selectors feed the HTML pages
 and the PDFs, so the totals agree everywhere; nothing here computes a score.
 
+With `money=True` (the secretaries' download) and a fee or prize set, a *Money* sheet
+follows the standings: one row per player with the figures of `selectors.tournament_money`,
+its totals row and the pot. Amounts are written as exact Decimals in the format '#,##0.00'.
+
 The workbook is written in openpyxl's write-only mode and the games are streamed from the
 database in chunks, so memory does not grow with the number of games. Write-only sheets take
 their frozen panes and column widths before the first row and their auto filter at the end.
@@ -23,11 +27,21 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from tournaments import selectors
-from tournaments.models import GameType, RamschResult, Seat, Series, Table, Tournament, Trump
+from tournaments.models import (
+    Category,
+    GameType,
+    RamschResult,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+    Trump,
+)
 
 # Points get a thousands separator; counts and the games' figures stay in Excel's General
 # format, which shows integers as they are (and costs nothing per cell).
 POINTS = "#,##0;-#,##0;0"
+MONEY = "#,##0.00"
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="E8E8E8")
 HEADER_ALIGNMENT = Alignment(vertical="center", wrap_text=True)
@@ -45,14 +59,19 @@ class TournamentWorkbook:
 
     chunk_size = 2000
 
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: Tournament, *, money: bool = False):
         self.tournament = tournament
+        self.money = money
 
     def render(self) -> bytes:
         self.workbook = Workbook(write_only=True)
         standings = selectors.tournament_standings(self.tournament)
         series = list(self.tournament.series.order_by("number"))
         self.write_standings(standings, [s.number for s in series])
+        if self.money:
+            money = selectors.tournament_money(self.tournament)
+            if money.has_money:
+                self.write_money(money)
         for one in series:
             self.write_series(one)
         self.write_teams(selectors.team_standings(self.tournament, standings=standings))
@@ -209,6 +228,92 @@ class TournamentWorkbook:
                 )
             )
         self.finish(ws, columns, len(teams))
+
+    def money_columns(self) -> list[Column]:
+        currency = self.tournament.currency
+        return [
+            Column(_("Player"), 28),
+            Column(_("Club"), 24),
+            Column(_("Category"), 11),
+            Column(_("Series played"), 9),
+            Column(_("Lost games"), 9),
+            Column(_("Entry fee (%(c)s)") % {"c": currency}, 11, MONEY),
+            Column(_("Table fees (%(c)s)") % {"c": currency}, 11, MONEY),
+            Column(_("Lost-game fees (%(c)s)") % {"c": currency}, 11, MONEY),
+            Column(_("Total due (%(c)s)") % {"c": currency}, 11, MONEY),
+            Column(_("Paid (%(c)s)") % {"c": currency}, 11, MONEY),
+            Column(_("Prizes won (%(c)s)") % {"c": currency}, 11, MONEY),
+            Column(_("Prizes paid out (%(c)s)") % {"c": currency}, 11, MONEY),
+            Column(_("Balance (%(c)s)") % {"c": currency}, 11, MONEY),
+            Column(_("Prizes"), 30),
+        ]
+
+    def write_money(self, money: selectors.TournamentMoney):
+        """Balance: positive, the player owes the club; negative, the club owes the player."""
+        columns = self.money_columns()
+        ws = self.sheet(_("Money"), columns)
+        categories = dict(Category.choices)
+        for row in money.rows:
+            ws.append(
+                self.formatted(
+                    ws,
+                    columns,
+                    [
+                        row.player_name,
+                        row.club,
+                        str(categories.get(row.category, "")) if row.category else "",
+                        row.series_played,
+                        row.lost_games,
+                        row.entry_fee,
+                        row.table_fees,
+                        row.lost_game_fees,
+                        row.total_due,
+                        row.paid,
+                        row.prizes_won,
+                        row.prizes_paid,
+                        row.balance,
+                        ", ".join(p.title for p in row.prizes),
+                    ],
+                )
+            )
+        self.finish(ws, columns, len(money.rows))
+        total = money.summary
+        bold = [
+            _("Total"),
+            "",
+            "",
+            "",
+            total.lost_games,
+            total.entry_fees,
+            total.table_fees,
+            total.lost_game_fees,
+            total.total_due,
+            total.paid,
+            total.prizes_won,
+            total.prizes_paid,
+            total.balance,
+            "",
+        ]
+        cells = []
+        for column, value in zip(columns, bold, strict=True):
+            cell = WriteOnlyCell(ws, value=None if value == "" else value)
+            cell.font = HEADER_FONT
+            if column.number_format:
+                cell.number_format = column.number_format
+            cells.append(cell)
+        ws.append(cells)
+        ws.append([])
+        for label, value in (
+            (_("Pot (entry fees + lost-game fees)"), money.pot),
+            (_("Prize plan"), money.prizes_planned),
+            (_("Remainder for the club"), money.remainder),
+            (_("Cash in the box"), total.cash),
+            (_("Outstanding fees"), total.outstanding),
+            (_("Prizes still to pay"), total.prizes_to_pay),
+        ):
+            cell = WriteOnlyCell(ws, value=value)
+            cell.number_format = MONEY
+            ws.append([label, None, None, None, None, cell])
 
     # ----------------------------------------------------------------------------------
 
