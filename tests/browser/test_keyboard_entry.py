@@ -9,33 +9,19 @@ Playwright drives Debian's chromium (/usr/bin/chromium; `playwright install` is 
 used). Its sync API runs an event loop in this thread, hence DJANGO_ALLOW_ASYNC_UNSAFE.
 """
 
-import os
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from django.urls import reverse
-from django.utils import translation
 
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
-from tests.factories import ClubFactory, UserFactory  # noqa: E402
-from tournaments import selectors  # noqa: E402
-from tournaments.models import Game, Table, Tournament  # noqa: E402
+from tests.browser.conftest import en
+from tests.factories import ClubFactory, UserFactory
+from tournaments import selectors
+from tournaments.models import Game, Table, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOT = Path("/tmp/sheet.png")
 
 # What to type in the game and won/lost selects (their labels start with these letters).
@@ -75,12 +61,6 @@ def sheet_rows() -> list[dict]:
             row["declarer"] = (number + (number - 1) // len(ROWS)) % 3 + 1
         rows.append(row)
     return rows
-
-
-def en(name: str, **kwargs) -> str:
-    """The English address of a page (typeahead keys and texts below are English)."""
-    with translation.override("en"):
-        return reverse(name, kwargs=kwargs or None)
 
 
 def tab_to(page, selector: str, limit: int = 80):
@@ -133,22 +113,15 @@ def key_row(page, row: dict):
 
 
 @pytest.fixture
-def browser_page():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(15_000)
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        yield page
-        context.close()
-        browser.close()
-        assert not errors, f"JavaScript errors: {errors}"
+def browser_page(browser):
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
 
 
 def test_a_secretary_keys_a_whole_sheet_with_the_keyboard(live_server, browser_page):

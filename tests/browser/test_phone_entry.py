@@ -11,38 +11,24 @@ Playwright drives Debian's chromium (/usr/bin/chromium; `playwright install` is 
 used). Its sync API runs an event loop in this thread, hence DJANGO_ALLOW_ASYNC_UNSAFE.
 """
 
-import os
 from pathlib import Path
 
 import pytest
 from django.test import Client
-from django.urls import reverse
-from django.utils import translation
 
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
-from tests.factories import (  # noqa: E402
+from tests.browser.conftest import en
+from tests.factories import (
     ClubFactory,
     PlayerFactory,
     RegistrationFactory,
     TournamentFactory,
     UserFactory,
 )
-from tournaments import selectors, services  # noqa: E402
-from tournaments.models import Game  # noqa: E402
+from tournaments import selectors, services
+from tournaments.models import Game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOT = Path("/tmp/phone.png")
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -62,11 +48,6 @@ ROWS = [
 ]
 
 
-def en(name: str, **kwargs) -> str:
-    with translation.override("en"):
-        return reverse(name, kwargs=kwargs or None)
-
-
 def tap_row(page, row: dict):
     """Key one row by tapping and picking, as a thumb does, then tap "Save"."""
     if row["game"] != "passed":
@@ -82,18 +63,6 @@ def tap_row(page, row: dict):
 
 def save(page):
     page.locator("button[data-save]").tap()
-
-
-@pytest.fixture
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def test_a_phone_keeps_the_games_through_a_network_drop(live_server, browser):

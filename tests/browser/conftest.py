@@ -1,0 +1,48 @@
+"""Shared set-up of the browser tests: Debian's chromium driven by Playwright.
+
+`playwright install` is never used (no browser download works here): the project's
+`make test` installs Debian's `chromium`, and these tests launch /usr/bin/chromium. Where it
+is missing they skip with the reason, except in CI, where a missing browser is a failure.
+Playwright's sync API runs an event loop in the test thread, hence DJANGO_ALLOW_ASYNC_UNSAFE.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def en(name: str, **kwargs) -> str:
+    """The English address of a page (typeahead keys and texts in the tests are English)."""
+    with translation.override("en"):
+        return reverse(name, kwargs=kwargs or None)
+
+
+@pytest.fixture
+def browser():
+    if not CHROMIUM.exists():
+        message = "Debian's chromium is not installed at /usr/bin/chromium (make test installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
