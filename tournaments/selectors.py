@@ -575,9 +575,6 @@ def games_of_tournament(tournament: Tournament) -> QuerySet[Game]:
     )
 
 
-def declared_game_kinds() -> list[str]:
-    return [g for g in GameType.values if g not in (GameType.PASSED, GameType.RAMSCH)]
-
 
 # --------------------------------------------------------------------------------------
 # Player page

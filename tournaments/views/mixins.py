@@ -1,14 +1,12 @@
 """Resolve the tournament (and series, table) from the URL once, with its permissions."""
 
-from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404
 from django.utils.functional import cached_property
 
 from tournaments import permissions
-from tournaments.errors import UserError
 from tournaments.models import Series, Table, Tournament
 
 
@@ -75,27 +73,3 @@ class ManageMixin(LoginRequiredMixin):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
 
-
-class ServiceActionMixin:
-    """POST → call a service → message → redirect; a UserError becomes an error message."""
-
-    success_message = ""
-
-    def post(self, request, *args, **kwargs):
-        try:
-            result = self.perform()
-        except UserError as error:
-            messages.error(request, str(error))
-            return redirect(self.get_failure_url())
-        if self.success_message:
-            messages.success(request, self.success_message)
-        return redirect(self.get_success_url(result))
-
-    def perform(self):
-        raise NotImplementedError
-
-    def get_failure_url(self):
-        return self.request.META.get("HTTP_REFERER") or self.get_success_url(None)
-
-    def get_success_url(self, result):
-        raise NotImplementedError
