@@ -36,10 +36,12 @@ def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int
 
     slot = plot_w / len(values)
     bar_w = max(min(slot * 0.6, 40), 2)
+    title = escape(_("Points per series"))
+    average_title = escape(_("running average"))
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
-        f'aria-label="{escape(_("Points per series"))}" xmlns="http://www.w3.org/2000/svg">',
-        f"<title>{escape(_('Points per series'))}</title>",
+        f'aria-label="{title}" xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{title}</title>",
     ]
     tick = low
     while tick <= high:
@@ -72,7 +74,7 @@ def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in average_points)
         parts.append(
             f'<polyline points="{path}" fill="none" stroke="#8a5a00" stroke-width="2">'
-            f"<title>{escape(_('running average'))}</title></polyline>"
+            f"<title>{average_title}</title></polyline>"
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))

@@ -68,6 +68,23 @@ FIELD_LABELS = {
     "ramsch": _("ramsch result"),
 }
 
+# Codes whose parameters name no field but that always concern one.
+CODE_FIELDS = {
+    "matadors_range": "matadors",
+    "card_points_range": "card_points",
+    "schwarz_card_points": "card_points",
+    "invalid_bid": "bid",
+    "na_bid_range": "bid",
+    "null_below_bid": "bid",
+    "re_without_kontra": "re",
+    "unknown_trump": "trump",
+    "unknown_ramsch": "ramsch",
+    "unknown_game": "game",
+    "result_required": "won",
+    "schwarz_without_schneider": "schwarz",
+    "announced_not_reached": "won",
+}
+
 
 class UserError(Exception):
     """A user's mistake; `message` is shown as it is, `field` names the form field if any."""
@@ -86,6 +103,7 @@ def from_scoring(error: "scoring.ScoringError") -> UserError:
     """The engine's error in the active language; `field` names the offending field."""
     params = dict(getattr(error, "params", {}) or {})
     field = params.get("field") if params.get("field") in FIELD_LABELS else None
+    field = field or CODE_FIELDS.get(error.code)
     language = (get_language() or "en").split("-")[0]
     if language == "en" or error.code not in SCORING_MESSAGES:
         message = str(error)

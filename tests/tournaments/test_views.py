@@ -76,11 +76,30 @@ def test_standings_are_sortable(client, tournament, series):
 
 
 def test_german_page(client, tournament, series):
-    response = client.get(
-        "/de" + reverse("tournament_detail", kwargs={"tournament": tournament.slug})
-    )
+    url = "/de" + reverse("tournament_detail", kwargs={"tournament": tournament.slug})
+    response = client.get(url)
     assert response.status_code == 200
     assert response.headers["Content-Language"] == "de"
+    text = response.content.decode()
+    assert "Rangliste" in text and "Anmelden" in text
+
+
+def test_engine_errors_are_translated(table_de):
+    from django.utils import translation
+
+    from tournaments.errors import UserError
+
+    with translation.override("de"), pytest.raises(UserError) as error:
+        services.game_record(
+            table=table_de, data={"declarer": 2, "game": "clubs", "matadors": 12, "won": True}
+        )
+    assert str(error.value) == "Die Spitzen müssen bei diesem Spiel zwischen 1 und 11 liegen."
+    assert error.value.field == "matadors"
+
+
+@pytest.fixture
+def table_de(series):
+    return series.tables.get()
 
 
 def test_unknown_urls_are_404_not_500(client, tournament):

@@ -604,7 +604,8 @@ class AssignmentsPdf(PdfDocument):
         seats = self._seats()
         width = self.frame_width
         heading = _("Series %(series)s") % {"series": self.series.number}
-        story = [Paragraph(f"{heading} — {_('Tables')}", HEADING)]
+        tables_title = _("Tables")
+        story = [Paragraph(f"{heading} — {tables_title}", HEADING)]
         if not seats:
             return [*story, Paragraph(_("The series has not been drawn yet."), BODY)]
 
@@ -634,7 +635,8 @@ class AssignmentsPdf(PdfDocument):
         story.append(table)
 
         # By player: where do I sit?
-        story += [PageBreak(), Paragraph(f"{heading} — {_('Players A–Z')}", HEADING)]
+        by_name_title = _("Players A–Z")
+        story += [PageBreak(), Paragraph(f"{heading} — {by_name_title}", HEADING)]
         by_name = sorted(seats, key=lambda s: (s.player.name.casefold(), s.player_id))
         name_w, club_w = width * 0.45, width * 0.55 - 32 * mm
         rows = [[_("Player"), _("Club"), _("Table"), _("Seat")]]
@@ -663,6 +665,7 @@ class AssignmentsPdf(PdfDocument):
 
     def _links_story(self, seats: list[Seat], heading: str) -> list:
         """A page of QR codes, one cell per table: its number, players and phone link(s)."""
+        links_title = _("Links for the phones")
         tables: dict[int, Table] = {}
         names: dict[int, list[str]] = {}
         for seat in seats:
@@ -715,7 +718,7 @@ class AssignmentsPdf(PdfDocument):
         )
         return [
             PageBreak(),
-            Paragraph(f"{heading} — {_('Links for the phones')}", HEADING),
+            Paragraph(f"{heading} — {links_title}", HEADING),
             Paragraph(intro, BODY),
             table,
         ]
