@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}
 HIDE_PHONE_NUM = {"th": {"class": "num hide-phone"}, "td": {"class": "num hide-phone"}}
+# Won and lost give way on the narrowest phones so that the points stay on screen.
+NARROW_NUM = {"th": {"class": "num hide-narrow"}, "td": {"class": "num hide-narrow"}}
 
 
 PROVISIONAL_TITLE = _("provisional: games entered at the table, not yet confirmed")
@@ -29,8 +31,8 @@ class StandingsTable(tables.Table):
     player_name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
     club = tables.Column(verbose_name=_("Club"), attrs=HIDE_PHONE)
     team = tables.Column(verbose_name=_("Team"), attrs=HIDE_PHONE)
-    won = tables.Column(verbose_name=_("Won"), attrs=NUM)
-    lost = tables.Column(verbose_name=_("Lost"), attrs=NUM)
+    won = tables.Column(verbose_name=_("Won"), attrs=NARROW_NUM)
+    lost = tables.Column(verbose_name=_("Lost"), attrs=NARROW_NUM)
     others_lost = tables.Column(verbose_name=_("Others' lost"), attrs=HIDE_PHONE_NUM)
     game_points = tables.Column(verbose_name=_("Game points"), attrs=HIDE_PHONE_NUM)
     list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)

@@ -72,4 +72,3 @@ class ManageMixin(LoginRequiredMixin):
         if not permissions.can_manage_tournament(request.user, self.tournament):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
-
