@@ -26,7 +26,7 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from tournaments import selectors
+from tournaments import selectors, services
 from tournaments.models import (
     Category,
     GameType,
@@ -317,25 +317,13 @@ class TournamentWorkbook:
 
     # ----------------------------------------------------------------------------------
 
+    # The sheet row's declared fields (services.DECLARED_FIELDS) between its place and its
+    # computed values; the unpacking in write_games follows this order.
     GAME_FIELDS = (
         "table_id",
         "number",
         "declarer",
-        "game",
-        "trump",
-        "matadors",
-        "without",
-        "hand",
-        "schneider_announced",
-        "schwarz_announced",
-        "ouvert",
-        "won",
-        "schneider",
-        "schwarz",
-        "card_points",
-        "bid",
-        "kontra",
-        "re",
+        *services.DECLARED_FIELDS,
         "ramsch",
         "value",
         "score",
