@@ -9,7 +9,9 @@ secretary's club. `seated_series(n)` registers n players and draws series 1.
 """
 
 import pytest
+from django.conf import settings
 from django.test import Client
+from django.utils import translation
 
 from tests.factories import (
     ClubFactory,
@@ -19,6 +21,14 @@ from tests.factories import (
     UserFactory,
 )
 from tournaments import services
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Every test starts in the default language (a /de/ request leaves German active)."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

@@ -324,3 +324,21 @@ def test_a_bad_lot_number_changes_nothing(client_for, secretary, tournament, ser
     )
     assert "whole numbers" in response.content.decode()
     assert not Registration.objects.exclude(lot=None).exists()
+
+
+@pytest.mark.parametrize("language", ["", "/de"])
+def test_not_found_page_is_friendly(client, language, settings):
+    settings.DEBUG = False
+    response = client.get(f"{language}/t/no-such-tournament/")
+    assert response.status_code == 404
+    text = response.content.decode()
+    expected = "Diese Seite gibt es nicht" if language else "This page does not exist"
+    assert expected in text
+
+
+def test_forbidden_page_explains(client_for, other_club_secretary, tournament, settings):
+    settings.DEBUG = False
+    url = reverse("manage:tournament", kwargs={"tournament": tournament.slug})
+    response = client_for(other_club_secretary).get(url)
+    assert response.status_code == 403
+    assert "secretaries of the club" in response.content.decode()
