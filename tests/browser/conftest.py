@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.db import connections
 from django.urls import reverse
 from django.utils import translation
 
@@ -46,3 +47,7 @@ def browser():
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+        # The test's own queries while Playwright runs use a connection of their own (the
+        # sync API's event loop gives them another context); close it here, or PostgreSQL
+        # cannot drop the test database at the end ("being accessed by other users").
+        connections.close_all()
