@@ -89,22 +89,6 @@ FLAG_FIELDS = (
 ISPA_ONLY = ("hand", "ouvert", "kontra", "re")
 NA_ONLY = ("trump", "ramsch")
 
-# The engine names the field of most of its errors; `from_scoring` keeps only the code, so
-# the codes that can only concern one field are pointed at it here.
-ENGINE_ERROR_FIELDS = {
-    "matadors_range": "matadors",
-    "card_points_range": "card_points",
-    "schwarz_card_points": "card_points",
-    "invalid_bid": "bid",
-    "na_bid_range": "bid",
-    "null_below_bid": "bid",
-    "unknown_trump": "trump",
-    "unknown_ramsch": "ramsch",
-    "result_required": "won",
-    "announce_without_hand": "hand",
-    "re_without_kontra": "re",
-}
-
 WON_CHOICES = [("", "—"), ("won", _("won")), ("lost", _("lost"))]
 
 
@@ -137,8 +121,8 @@ class FormErrorsMixin:
         self.add_error(self.error_field(error), str(error))
 
     def error_field(self, error: UserError) -> str | None:
-        field = error.field or ENGINE_ERROR_FIELDS.get(error.code.removeprefix("scoring."))
-        return field if field in self.fields else None
+        # services name the field (tournaments.errors maps every engine code to one).
+        return error.field if error.field in self.fields else None
 
 
 class GameRowForm(FormErrorsMixin, forms.Form):
