@@ -2,7 +2,14 @@
 
 `points_chart` draws one bar per series (list points, negative below the zero line) with
 the running average as a line. It lays out figures it is given; it computes no score.
+
+The SVG scales to the width of the page, its text with it: a 640-unit viewBox shown 330 px
+wide on a phone would shrink 11-unit labels to 5 px. So the labels' size is set per screen
+width in units of the viewBox (the chart's own <style>), and on a phone every other x label
+gives way to the larger text.
 """
+
+import math
 
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -18,11 +25,26 @@ def _nice_step(span: float) -> int:
     return magnitude * 10
 
 
+# Label sizes in CSS px as read on the screen, and the width a chart gets on a phone of
+# 390 px (the page's padding and the card's taken off).
+LABEL_PX = 11
+PHONE_CHART_PX = 330
+PHONE_MEDIA = "(max-width: 640px)"
+
+
+def _label_every(label_chars: int, font: float, slot: float) -> int:
+    """Show every n-th x label so that neighbours do not overlap (0.6 em a character)."""
+    return max(1, math.ceil((label_chars * 0.6 * font + 8) / slot))
+
+
 def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int = 220) -> str:
     """An accessible inline SVG of (label, points) pairs in time order."""
     if not values:
         return ""
-    left, right, top, bottom = 48, 12, 12, 28
+    # On a phone the viewBox is shown PHONE_CHART_PX wide: scale the text up to match.
+    font = LABEL_PX
+    phone_font = round(LABEL_PX * max(width / PHONE_CHART_PX, 1))
+    left, right, top, bottom = round(phone_font * 3.3), 12, 12, round(phone_font * 1.5) + 4
     plot_w, plot_h = width - left - right, height - top - bottom
     points = [v for _label, v in values]
     high, low = max(max(points), 0), min(min(points), 0)
@@ -36,24 +58,30 @@ def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int
 
     slot = plot_w / len(values)
     bar_w = max(min(slot * 0.6, 40), 2)
+    chars = max(len(label) for label, _value in values)
+    every = _label_every(chars, font, slot)
+    # On a phone: a multiple of the wide screen's step, so its labels are a subset.
+    phone_every = math.ceil(_label_every(chars, phone_font, slot) / every) * every
     title = escape(_("Points per series"))
     average_title = escape(_("running average"))
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
         f'aria-label="{title}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{title}</title>",
+        f"<style>svg.chart text {{ font-size: {font}px; }} "
+        f"@media {PHONE_MEDIA} {{ svg.chart text {{ font-size: {phone_font}px; }} "
+        f"svg.chart text.wide-only {{ display: none; }} }}</style>",
     ]
     tick = low
     while tick <= high:
         parts.append(
             f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
             f'stroke="{"#5f6b73" if tick == 0 else "#d9dee2"}" stroke-width="1"/>'
-            f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" font-size="11" text-anchor="end" '
+            f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" font-size="{font}" text-anchor="end" '
             f'fill="#5f6b73">{tick}</text>'
         )
         tick += step
     running, average_points = 0, []
-    label_every = max(1, len(values) // 12)
     for index, (label, value) in enumerate(values):
         x = left + slot * index + (slot - bar_w) / 2
         top_y, bottom_y = sorted((y(value), y(0)))
@@ -63,9 +91,10 @@ def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int
             f'height="{max(bottom_y - top_y, 1):.1f}" fill="{colour}">'
             f"<title>{escape(label)}: {value}</title></rect>"
         )
-        if index % label_every == 0:
+        if index % every == 0:
+            wide_only = ' class="wide-only"' if index % phone_every else ""
             parts.append(
-                f'<text x="{x + bar_w / 2:.1f}" y="{height - 10}" font-size="11" '
+                f'<text{wide_only} x="{x + bar_w / 2:.1f}" y="{height - 6}" font-size="{font}" '
                 f'text-anchor="middle" fill="#5f6b73">{escape(label)}</text>'
             )
         running += value

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils.translation import gettext
@@ -211,18 +212,20 @@ def tournament_standings(
         seats = seats.filter(series__number__lte=up_to_series)
     if category:
         seats = seats.filter(player__category=category)
-    for line in seat_lines(seats):
-        row = rows.get(line.player_id)
-        if row is None:  # seated but no longer registered: still counts
-            player = Player.objects.select_related("club").get(pk=line.player_id)
-            row = rows[line.player_id] = StandingRow(
-                rank=0,
-                player_id=player.pk,
-                player_name=player.name,
-                club=player.club.name if player.club else "",
-                team=player.team,
-                category=player.category,
-            )
+    lines = seat_lines(seats)
+    # Seated but no longer registered: still counts (one query for all of them).
+    unregistered = {line.player_id for line in lines} - rows.keys()
+    for player in Player.objects.filter(pk__in=unregistered).select_related("club").order_by():
+        rows[player.pk] = StandingRow(
+            rank=0,
+            player_id=player.pk,
+            player_name=player.name,
+            club=player.club.name if player.club else "",
+            team=player.team,
+            category=player.category,
+        )
+    for line in lines:
+        row = rows[line.player_id]
         row.list_points += line.list_points
         row.game_points += line.game_points
         row.won += line.won
@@ -484,30 +487,118 @@ class SeasonPlayerRow:
     lost: int
     match_days: dict[int, int]  # tournament id → list points
 
+    def sort_key(self):
+        # The tournament ranking's keys (rules §2) without the lot, which is per tournament.
+        return (-self.list_points, -self.won, self.lost, self.player_name.casefold())
+
+
+@dataclass
+class MatchDayTeam:
+    """One team's result on one match day of a league season (rules §4)."""
+
+    rank: int  # teams with equal points share a place: 1, 1, 3, 4
+    team: str
+    list_points: int
+    match_points_won: Fraction
+    match_points_lost: Fraction
+
 
 @dataclass
 class SeasonTeamRow:
-    rank: int
+    rank: int  # teams equal on every key of `sort_key` share a place
     team: str
-    match_points_won: int
-    match_points_lost: int
+    match_points_won: Fraction
+    match_points_lost: Fraction
     list_points: int
-    match_days: dict[int, tuple[int, int, int]]  # tournament id → (won, lost, list points)
+    match_days: dict[int, MatchDayTeam]  # tournament id → the team's result that day
+
+    def sort_key(self):
+        # More match points won, fewer lost, more list points; the name only orders the
+        # display of teams that share a place.
+        return (-self.match_points_won, self.match_points_lost, -self.list_points)
 
 
-def match_day_points(rank: int, teams: int) -> tuple[int, int]:
-    """DSkV league points of a match day: of four teams 3:0, 2:1, 1:2, 0:3 (rules §4)."""
-    return teams - rank, rank - 1
+@dataclass
+class SeasonStandings:
+    """A season's visible match days (date order), its player and its team table."""
+
+    match_days: list[Tournament]
+    players: list[SeasonPlayerRow]
+    teams: list[SeasonTeamRow]
+    day_teams: dict[int, list[MatchDayTeam]]  # tournament id → ranking; played days only
+
+    def __iter__(self):
+        # `match_days, players, teams = season_standings(season)` as callers always did.
+        return iter((self.match_days, self.players, self.teams))
+
+    @property
+    def played_days(self) -> list[tuple[Tournament, list[MatchDayTeam]]]:
+        return [
+            (day, self.day_teams[day.pk]) for day in self.match_days if day.pk in self.day_teams
+        ]
 
 
-def season_standings(season, *, category: str | None = None):
-    """Player and team tables of a league season over its match days (tournaments)."""
-    match_days = list(season.tournaments.order_by("date", "pk"))
+def match_day_points(rank: int, teams: int, *, tied: int = 1) -> tuple[Fraction, Fraction]:
+    """League points of a match day for the team(s) at place `rank` of `teams` teams.
+
+    Rules §4 gives four teams 3:0, 2:1, 1:2, 0:3: each team beats every team placed below
+    it. We apply that to any number of teams, so place r of n gets (n − r):(r − 1).
+    `tied` teams with equal points occupy places rank … rank + tied − 1 and share them:
+    each gets the average, e.g. two teams tied for first of four get 2½:½ each.
+    """
+    places = range(rank, rank + tied)
+    return (
+        Fraction(sum(teams - place for place in places), tied),
+        Fraction(sum(place - 1 for place in places), tied),
+    )
+
+
+def _match_day_teams(day_teams: list[TeamRow]) -> list[MatchDayTeam]:
+    """The match day's league points: teams rank by their points only, equal points share."""
+    by_points: dict[int, list[TeamRow]] = defaultdict(list)
+    for team in day_teams:
+        by_points[team.list_points].append(team)
+    results = []
+    place = 1
+    for points in sorted(by_points, reverse=True):
+        group = sorted(by_points[points], key=lambda t: t.team.casefold())
+        won, lost = match_day_points(place, len(day_teams), tied=len(group))
+        results += [
+            MatchDayTeam(
+                rank=place,
+                team=team.team,
+                list_points=team.list_points,
+                match_points_won=won,
+                match_points_lost=lost,
+            )
+            for team in group
+        ]
+        place += len(group)
+    return results
+
+
+def season_standings(season, *, category: str | None = None, viewer=None) -> SeasonStandings:
+    """Player and team tables of a league season over its match days (tournaments).
+
+    Only the match days `viewer` may see count (published ones for the public, `None`).
+    `category` filters the player table only: the teams always count all their members.
+    """
+    from tournaments import permissions
+
+    match_days = [
+        day
+        for day in season.tournaments.select_related("club").order_by("date", "pk")
+        if (day.published if viewer is None else permissions.can_view_tournament(viewer, day))
+    ]
     players: dict[int, SeasonPlayerRow] = {}
     teams: dict[str, SeasonTeamRow] = {}
+    day_results: dict[int, list[MatchDayTeam]] = {}
     for day in match_days:
-        standings = tournament_standings(day, category=category)
+        standings = tournament_standings(day)
+        played = any(row.series for row in standings)
         for row in standings:
+            if category and row.category != category:
+                continue
             entry = players.get(row.player_id)
             if entry is None:
                 entry = players[row.player_id] = SeasonPlayerRow(
@@ -525,40 +616,41 @@ def season_standings(season, *, category: str | None = None):
             entry.list_points += row.list_points
             entry.won += row.won
             entry.lost += row.lost
-            entry.match_days[day.pk] = row.list_points
-        if not any(row.series for row in standings):
+            if played:
+                entry.match_days[day.pk] = row.list_points
+        if not played:
             continue  # a match day not yet played gives no league points
-        day_teams = team_standings(
-            day, best_n=season.teams_best_n or day.team_best_n, standings=standings
+        day_teams = _match_day_teams(
+            team_standings(day, best_n=season.teams_best_n or day.team_best_n, standings=standings)
         )
-        for team in day_teams:
-            won, lost = match_day_points(team.rank, len(day_teams))
-            entry = teams.get(team.team)
+        if not day_teams:
+            continue
+        day_results[day.pk] = day_teams
+        for result in day_teams:
+            entry = teams.get(result.team)
             if entry is None:
-                entry = teams[team.team] = SeasonTeamRow(
+                entry = teams[result.team] = SeasonTeamRow(
                     rank=0,
-                    team=team.team,
-                    match_points_won=0,
-                    match_points_lost=0,
+                    team=result.team,
+                    match_points_won=Fraction(0),
+                    match_points_lost=Fraction(0),
                     list_points=0,
                     match_days={},
                 )
-            entry.match_points_won += won
-            entry.match_points_lost += lost
-            entry.list_points += team.list_points
-            entry.match_days[day.pk] = (won, lost, team.list_points)
-    player_rows = sorted(
-        players.values(), key=lambda r: (-r.list_points, -r.won, r.lost, r.player_name)
-    )
+            entry.match_points_won += result.match_points_won
+            entry.match_points_lost += result.match_points_lost
+            entry.list_points += result.list_points
+            entry.match_days[day.pk] = result
+    player_rows = sorted(players.values(), key=SeasonPlayerRow.sort_key)
     for rank, row in enumerate(player_rows, start=1):
         row.rank = rank
-    team_rows = sorted(
-        teams.values(),
-        key=lambda r: (-r.match_points_won, r.match_points_lost, -r.list_points, r.team),
+    team_rows = sorted(teams.values(), key=lambda r: (r.sort_key(), r.team.casefold()))
+    for index, row in enumerate(team_rows):
+        before = team_rows[index - 1] if index else None
+        row.rank = before.rank if before and before.sort_key() == row.sort_key() else index + 1
+    return SeasonStandings(
+        match_days=match_days, players=player_rows, teams=team_rows, day_teams=day_results
     )
-    for rank, row in enumerate(team_rows, start=1):
-        row.rank = rank
-    return match_days, player_rows, team_rows
 
 
 # --------------------------------------------------------------------------------------
@@ -588,23 +680,35 @@ class PlayerSeriesLine:
 
 @dataclass
 class PlayerStatistics:
-    history: list[PlayerSeriesLine]
-    series_played: int
+    history: list[PlayerSeriesLine]  # every visible seat, also one whose series is not begun
+    tournaments: int  # visible tournaments the player is registered or seated in
+    series_played: int  # series with at least one game at the player's table
+    games_played: int  # games at the player's tables (at a 4-table also those dealt)
     games_declared: int
     won: int
     lost: int
     list_points: int
-    average_list_points: float | None
+    average_list_points: float | None  # per series played
     by_type: list[tuple[str, str, int, int, int]]  # (game, label, declared, won, lost)
+
+    @property
+    def played(self) -> list[PlayerSeriesLine]:
+        """The series with games: a seat in a series not yet begun is no result of 0."""
+        return [h for h in self.history if h.line.games]
 
 
 def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
-    """A player's series history (visible tournaments only) and declared games by type."""
+    """A player's series history and declared games by type, from the tournaments `viewer`
+    may see (published ones for the public, `None`)."""
     from tournaments import permissions
 
     tournaments = {
         t.pk: t
-        for t in Tournament.objects.filter(series__seats__player=player).distinct()
+        for t in Tournament.objects.filter(
+            Q(series__seats__player=player) | Q(registrations__player=player)
+        )
+        .select_related("club")
+        .distinct()
         if (t.published if viewer is None else permissions.can_view_tournament(viewer, t))
     }
     seats = Seat.objects.filter(player=player, series__tournament__in=list(tournaments))
@@ -615,9 +719,13 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
         for line in lines
     ]
     history.sort(key=lambda h: (h.tournament.date, h.tournament.pk, h.line.series_number))
-    own_games = Game.objects.filter(
-        table__seats__in=seats, declarer=F("table__seats__number")
-    ).exclude(game__in=[GameType.PASSED, GameType.RAMSCH])
+    # Like the standings, a disputed row (double entry) counts nowhere until it is settled.
+    disputed = disputed_games(seats.values("table_id"))
+    own_games = (
+        Game.objects.filter(table__seats__in=seats, declarer=F("table__seats__number"))
+        .exclude(game__in=[GameType.PASSED, GameType.RAMSCH])
+        .exclude(pk__in=[pk for pks in disputed.values() for pk in pks])
+    )
     labels = dict(GameType.choices)
     by_type = [
         (r["game"], str(labels.get(r["game"], r["game"])), r["n"], r["won"], r["lost"])
@@ -629,15 +737,18 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
         )
         .order_by("-n", "game")
     ]
-    total = sum(h.line.list_points for h in history)
+    played = [h for h in history if h.line.games]
+    played_points = sum(h.line.list_points for h in played)
     return PlayerStatistics(
         history=history,
-        series_played=len(history),
+        tournaments=len(tournaments),
+        series_played=len(played),
+        games_played=sum(h.line.games for h in history),
         games_declared=sum(t[2] for t in by_type),
         won=sum(h.line.won for h in history),
         lost=sum(h.line.lost for h in history),
-        list_points=total,
-        average_list_points=round(total / len(history), 1) if history else None,
+        list_points=sum(h.line.list_points for h in history),
+        average_list_points=round(played_points / len(played), 1) if played else None,
         by_type=by_type,
     )
 

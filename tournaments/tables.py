@@ -8,6 +8,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.templatetags.standings import format_match_points
+
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}
 HIDE_PHONE_NUM = {"th": {"class": "num hide-phone"}, "td": {"class": "num hide-phone"}}
@@ -42,7 +44,7 @@ class StandingsTable(tables.Table):
         attrs = {"class": "standings"}
         empty_text = _("No results yet.")
 
-    def __init__(self, data, *, series_numbers=(), list_scoring=True, **kwargs):
+    def __init__(self, data, *, series_numbers=(), list_scoring=True, exclude=(), **kwargs):
         extra = [
             (
                 f"series_{n}",
@@ -67,7 +69,7 @@ class StandingsTable(tables.Table):
             "game_points",
             "list_points",
         ]
-        exclude = () if list_scoring else ("others_lost",)
+        exclude = (*exclude, *(() if list_scoring else ("others_lost",)))
         super().__init__(data, extra_columns=extra, sequence=sequence, exclude=exclude, **kwargs)
         # Games entered at a table count before the sheet is confirmed, marked (legend).
         self.has_provisional = any(getattr(row, "provisional", False) for row in data)
@@ -91,10 +93,10 @@ class StandingsTable(tables.Table):
 
 class TeamStandingsTable(tables.Table):
     rank = tables.Column(verbose_name="#", attrs=NUM)
-    team = tables.Column(verbose_name=_("Team"))
+    team = tables.Column(verbose_name=_("Team"), attrs={"td": {"class": "wrap"}})
     members = tables.Column(verbose_name=_("Members"), attrs={"td": {"class": "name"}})
-    won = tables.Column(verbose_name=_("Won"), attrs=NUM)
-    lost = tables.Column(verbose_name=_("Lost"), attrs=NUM)
+    won = tables.Column(verbose_name=_("Won"), attrs=NARROW_NUM)
+    lost = tables.Column(verbose_name=_("Lost"), attrs=NARROW_NUM)
     list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
 
     class Meta:
@@ -106,16 +108,42 @@ class TeamStandingsTable(tables.Table):
 
 
 class SeasonPlayersTable(tables.Table):
+    """The season's players: one column of list points per match day, then the totals."""
+
     rank = tables.Column(verbose_name="#", attrs=NUM)
     player_name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
     team = tables.Column(verbose_name=_("Team"), attrs=HIDE_PHONE)
-    won = tables.Column(verbose_name=_("Won"), attrs=NUM)
-    lost = tables.Column(verbose_name=_("Lost"), attrs=NUM)
+    won = tables.Column(verbose_name=_("Won"), attrs=NARROW_NUM)
+    lost = tables.Column(verbose_name=_("Lost"), attrs=NARROW_NUM)
     list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
 
     class Meta:
         orderable = True
         empty_text = _("No results yet.")
+
+    def __init__(self, data, *, match_days=(), **kwargs):
+        extra = [
+            (
+                f"day_{day.pk}",
+                tables.Column(
+                    verbose_name=_("Day %(n)s") % {"n": number},
+                    accessor=tables.A(f"match_days__{day.pk}"),
+                    attrs=HIDE_PHONE_NUM,
+                    default="–",
+                ),
+            )
+            for number, day in enumerate(match_days, start=1)
+        ]
+        sequence = [
+            "rank",
+            "player_name",
+            "team",
+            *(name for name, _column in extra),
+            "won",
+            "lost",
+            "list_points",
+        ]
+        super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
 
     def render_player_name(self, record):
         return _player_link(record)
@@ -132,7 +160,10 @@ class SeasonTeamsTable(tables.Table):
         empty_text = _("No match day played yet.")
 
     def render_match_points(self, record):
-        return f"{record.match_points_won}:{record.match_points_lost}"
+        return format_match_points(record.match_points_won, record.match_points_lost)
+
+    def value_match_points(self, record):
+        return format_match_points(record.match_points_won, record.match_points_lost)
 
     def order_match_points(self, queryset, is_descending):
         ordered = sorted(

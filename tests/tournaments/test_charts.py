@@ -38,3 +38,21 @@ def test_player_page_shows_the_chart(client, seated_series):
     player = table.seats.get(number=1).player
     html = client.get(reverse("player_detail", kwargs={"pk": player.pk})).content.decode()
     assert "<svg" in html and ": 1332</title>" in html
+
+
+def test_labels_grow_on_a_phone_with_the_viewbox():
+    # 640 units shown 330 px wide on a 390 px phone: 11-unit text would be 5–6 px there.
+    svg = ET.fromstring(points_chart([("S1", 10)]))
+    style = svg.find(f"{SVG}style").text
+    assert "font-size: 11px" in style and "(max-width: 640px)" in style
+    assert "font-size: 21px" in style  # 11 × 640 / 330
+    narrow = ET.fromstring(points_chart([("S1", 10)], width=330)).find(f"{SVG}style").text
+    assert narrow.count("font-size: 11px") == 2  # shown at its own size: no need to grow
+
+
+def test_a_phone_shows_fewer_x_labels_than_a_wide_screen():
+    svg = ET.fromstring(points_chart([(f"21.11. S{n}", n) for n in range(1, 13)]))
+    labels = [t for t in svg.findall(f"{SVG}text") if t.text.startswith("21.11.")]
+    on_phone = [t for t in labels if t.get("class") != "wide-only"]
+    assert 0 < len(on_phone) < len(labels) <= 12
+    assert labels[0] in on_phone  # the first label always shows

@@ -1,11 +1,21 @@
 """Standings, sheets, teams and seasons from stored games."""
 
+from fractions import Fraction
+
 import pytest
 
 from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
-from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tests.tournaments.helpers import (
+    GRAND_1,
+    HEARTS_1,
+    HEARTS_LOST,
+    WORKED_EXAMPLE,
+    enter,
+    sheet_rows,
+)
 from tournaments import selectors, services
-from tournaments.models import Registration, Season
+from tournaments.models import Player, Registration, Season, Tournament
+from tournaments.templatetags.standings import format_match_points, format_points
 
 pytestmark = pytest.mark.django_db
 
@@ -37,18 +47,49 @@ def test_standings_rank_by_list_points(worked_table):
     assert standings[0].others_lost == 8 and standings[0].series[1].list_points == 1332
 
 
+# A 4-table whose players tie in pairs (rules §2, 4-table: +50 won, −50 lost, +30 for each
+# game the others lose). Only seat 2 loses a game, so the others each get 30 once.
+GRAND_3 = {"game": "grand", "matadors": 3, "won": True}  # 4 × 24 = 96
+GRAND_4 = {"game": "grand", "matadors": 4, "won": True}  # 5 × 24 = 120
+HEARTS_8 = {"game": "hearts", "matadors": 8, "won": True}  # 9 × 10 = 90
+TIED_PAIRS = {
+    1: [GRAND_1, GRAND_1],  # 96 + 100 + 30 = 226, won 2 lost 0
+    2: [GRAND_4, GRAND_3, HEARTS_LOST],  # 176 + 50 + 0 = 226, won 2 lost 1
+    3: [HEARTS_1, HEARTS_1],  # 40 + 100 + 30 = 170, won 2
+    4: [HEARTS_8],  # 90 + 50 + 30 = 170, won 1
+}
+
+
 def test_ties_break_by_won_then_lost_then_lot_then_name(tournament, club):
-    players = [PlayerFactory(club=club, name=n) for n in ("Dora", "Carl", "Bert", "Anna")]
+    players = [PlayerFactory(club=club) for _ in range(8)]
     for p in players:
         RegistrationFactory(tournament=tournament, player=p)
     series = services.series_draw(tournament=tournament, seed=1)
-    table = series.tables.get()
-    seat = {s.player.name: s.number for s in table.seats.select_related("player")}
-    # Nobody declares at all: everyone 0; then only the lot and the name decide.
+    playing = series.tables.get(number=1)
+    enter(playing, sheet_rows(TIED_PAIRS, 4))
+    # Names run against every tie-break, so dropping any key from the order breaks this.
+    for seat, name in zip((1, 2, 3, 4), ("Zita", "Yann", "Xaver", "Wilma"), strict=True):
+        Player.objects.filter(seats__table=playing, seats__number=seat).update(name=name)
+    # The other table plays nothing: all 0, only the lot and then the name separate them;
+    # registered in the reverse order of their names.
+    idle = series.tables.get(number=2).seats.values_list("player_id", flat=True)
+    by_registration = list(
+        Registration.objects.filter(player_id__in=idle)
+        .order_by("pk")
+        .values_list("player_id", flat=True)
+    )
+    for player_id, name in zip(by_registration, ("Dora", "Carl", "Bert", "Anna"), strict=True):
+        Player.objects.filter(pk=player_id).update(name=name)
     Registration.objects.filter(player__name="Dora").update(lot=1)
-    names = [r.player_name for r in selectors.tournament_standings(tournament)]
-    assert names == ["Dora", "Anna", "Bert", "Carl"]
-    assert seat  # seated
+    rows = selectors.tournament_standings(tournament)
+    assert [(r.player_name, r.list_points, r.won, r.lost) for r in rows[:4]] == [
+        ("Zita", 226, 2, 0),
+        ("Yann", 226, 2, 1),  # same points and won: fewer lost first
+        ("Xaver", 170, 2, 0),  # same points: more won first
+        ("Wilma", 170, 1, 0),
+    ]
+    assert [r.player_name for r in rows[4:]] == ["Dora", "Anna", "Bert", "Carl"]
+    assert [r.rank for r in rows] == list(range(1, 9))
 
 
 def test_sheet_running_totals_and_summary(seated_series):
@@ -128,3 +169,182 @@ def test_standings_take_a_fixed_number_of_queries(
         )
     with django_assert_max_num_queries(6):
         assert len(selectors.tournament_standings(tournament)) == 40
+
+
+@pytest.mark.parametrize(
+    ("rank", "teams", "tied", "points"),
+    [
+        # rules §4: four teams rank 3:0, 2:1, 1:2, 0:3.
+        (1, 4, 1, (3, 0)),
+        (4, 4, 1, (0, 3)),
+        # Teams with equal points share the places they occupy (the average).
+        (1, 4, 2, (Fraction(5, 2), Fraction(1, 2))),
+        (3, 4, 2, (Fraction(1, 2), Fraction(5, 2))),
+        (2, 4, 3, (1, 2)),
+        (1, 4, 4, (Fraction(3, 2), Fraction(3, 2))),
+        # Our generalisation of §4 to n teams: place r of n gets (n − r):(r − 1).
+        (1, 3, 1, (2, 0)),
+        (2, 5, 1, (3, 1)),
+    ],
+)
+def test_match_day_points_share_tied_places(rank, teams, tied, points):
+    assert selectors.match_day_points(rank, teams, tied=tied) == points
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(3, "3"), (0, "0"), (Fraction(5, 2), "2½"), (Fraction(1, 2), "½"), (Fraction(-1, 2), "−½")],
+)
+def test_match_points_are_written_with_halves(value, text):
+    assert format_points(value) == text
+
+
+def _match_day(season, seated_series, per_seat, *, name, published=True):
+    """A match day of four one-player teams T1–T4 (the team is the seat at table 1)."""
+    day = TournamentFactory(club=season.club, season=season, name=name, published=published)
+    table = seated_series(4, target=day).tables.get()
+    enter(table, sheet_rows(per_seat, 4))
+    for seat in table.seats.select_related("player"):
+        seat.player.team = f"T{seat.number}"
+        seat.player.save()
+    return day
+
+
+@pytest.fixture
+def season(club):
+    return Season.objects.create(club=club, name="Liga 2026", slug="liga-2026")
+
+
+def test_season_of_four_teams_ranks_3_0_to_0_3(season, seated_series):
+    day = _match_day(season, seated_series, WORKED_EXAMPLE, name="1. Spieltag")
+    standings = selectors.season_standings(season)
+    # Worked example: seat 1 1332, seat 3 1320, seat 2 1308, seat 4 108.
+    assert [
+        (t.team, t.match_points_won, t.match_points_lost, t.list_points) for t in standings.teams
+    ] == [("T1", 3, 0, 1332), ("T3", 2, 1, 1320), ("T2", 1, 2, 1308), ("T4", 0, 3, 108)]
+    assert [(r.rank, r.team) for r in standings.day_teams[day.pk]] == [
+        (1, "T1"),
+        (2, "T3"),
+        (3, "T2"),
+        (4, "T4"),
+    ]
+
+
+def test_season_teams_tied_on_a_match_day_share_its_points(season, seated_series):
+    plain = _match_day(season, seated_series, WORKED_EXAMPLE, name="1. Spieltag")
+    tied = _match_day(season, seated_series, TIED_PAIRS, name="2. Spieltag")
+    standings = selectors.season_standings(season)
+    # Seats 1 and 2 tie at 226 (won 2:2, lost 0:1 do not split them), 3 and 4 at 170.
+    assert [
+        (
+            r.rank,
+            r.team,
+            r.list_points,
+            format_match_points(r.match_points_won, r.match_points_lost),
+        )
+        for r in standings.day_teams[tied.pk]
+    ] == [
+        (1, "T1", 226, "2½:½"),
+        (1, "T2", 226, "2½:½"),
+        (3, "T3", 170, "½:2½"),
+        (3, "T4", 170, "½:2½"),
+    ]
+    assert [
+        (t.rank, t.team, format_match_points(t.match_points_won, t.match_points_lost))
+        for t in standings.teams
+    ] == [(1, "T1", "5½:½"), (2, "T2", "3½:2½"), (3, "T3", "2½:3½"), (4, "T4", "½:5½")]
+    assert standings.teams[1].match_days[plain.pk].match_points_won == 1
+    assert sum(t.match_points_won + t.match_points_lost for t in standings.teams) == 2 * 4 * 3
+
+
+def test_season_counts_only_the_match_days_the_viewer_may_see(season, seated_series, secretary):
+    shown = _match_day(season, seated_series, WORKED_EXAMPLE, name="1. Spieltag")
+    hidden = _match_day(season, seated_series, WORKED_EXAMPLE, name="2. Spieltag", published=False)
+    public = selectors.season_standings(season)
+    assert public.match_days == [shown] and list(public.day_teams) == [shown.pk]
+    assert len(public.players) == 4 and public.teams[0].match_points_won == 3
+    club_view = selectors.season_standings(season, viewer=secretary)
+    assert club_view.match_days == [shown, hidden]
+    assert len(club_view.players) == 8 and club_view.teams[0].match_points_won == 6
+
+
+def test_season_category_filters_players_not_teams(season, seated_series):
+    day = TournamentFactory(club=season.club, season=season)
+    table = seated_series(4, target=day).tables.get()
+    enter(table, sheet_rows(WORKED_EXAMPLE, 4))
+    for seat in table.seats.select_related("player"):
+        seat.player.team = "A" if seat.number <= 2 else "B"
+        seat.player.category = "ladies" if seat.number == 4 else ""
+        seat.player.save()
+    everyone = selectors.season_standings(season)
+    ladies = selectors.season_standings(season, category="ladies")
+    assert [(p.player_name, p.list_points) for p in ladies.players] == [
+        (table.seats.get(number=4).player.name, 108)
+    ]
+    team_figures = [
+        (t.team, t.match_points_won, t.match_points_lost, t.list_points) for t in ladies.teams
+    ]
+    assert team_figures == [("A", 1, 0, 2640), ("B", 0, 1, 1428)]
+    assert team_figures == [
+        (t.team, t.match_points_won, t.match_points_lost, t.list_points) for t in everyone.teams
+    ]
+
+
+def test_season_players_rank_names_regardless_of_case(season, seated_series, club):
+    day = TournamentFactory(club=club, season=season)
+    enter(seated_series(4, target=day).tables.get(), sheet_rows(WORKED_EXAMPLE, 4))
+    # Registered after the draw: not seated, 0 points each.
+    for name in ("Bert", "anna"):
+        RegistrationFactory(tournament=day, player=PlayerFactory(club=club, name=name))
+    _days, players, _teams = selectors.season_standings(season)
+    assert [p.player_name for p in players[-2:]] == ["anna", "Bert"]
+
+
+def test_seated_players_no_longer_registered_cost_no_extra_queries(
+    django_assert_max_num_queries, tournament, roster
+):
+    for p in roster(40):
+        RegistrationFactory(tournament=tournament, player=p)
+    series = services.series_draw(tournament=tournament, seed=2)
+    for table in series.tables.all():
+        services.game_record(
+            table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True}
+        )
+    Registration.objects.filter(tournament=tournament).delete()
+    with django_assert_max_num_queries(7):
+        rows = selectors.tournament_standings(tournament)
+    assert len(rows) == 40 and sum(r.won for r in rows) == 10
+
+
+def test_player_statistics_count_only_series_with_games(seated_series, tournament):
+    table = seated_series(4).tables.get()
+    enter(table, sheet_rows(WORKED_EXAMPLE, 4))
+    player = table.seats.get(number=1).player
+    services.series_draw(tournament=tournament, seed=3)  # series 2: seated, nothing played
+    stats = selectors.player_statistics(player)
+    assert len(stats.history) == 2 and [h.line.series_number for h in stats.played] == [1]
+    assert (stats.series_played, stats.games_played) == (1, 48)
+    assert stats.average_list_points == 1332  # not (1332 + 0) / 2
+    assert (stats.games_declared, stats.won, stats.lost) == (12, 12, 0)
+    assert [(code, n, won, lost) for code, _label, n, won, lost in stats.by_type] == [
+        ("grand", 9, 9, 0),
+        ("hearts", 3, 3, 0),
+    ]
+
+
+def test_player_statistics_leave_out_unpublished_tournaments(
+    seated_series, club, secretary, roster
+):
+    table = seated_series(4).tables.get()
+    enter(table, sheet_rows(WORKED_EXAMPLE, 4))
+    player = table.seats.get(number=1).player
+    draft = TournamentFactory(club=club, published=False)
+    for p in (player, *roster(3)):
+        RegistrationFactory(tournament=draft, player=p)
+    draft_table = services.series_draw(tournament=draft, seed=1).tables.get()
+    enter(draft_table, sheet_rows({draft_table.seats.get(player=player).number: [HEARTS_LOST]}, 4))
+    public = selectors.player_statistics(player)
+    assert (public.tournaments, public.series_played, public.list_points) == (1, 1, 1332)
+    club_view = selectors.player_statistics(player, viewer=secretary)
+    assert (club_view.tournaments, club_view.series_played) == (2, 2)
+    assert Tournament.objects.count() == 2

@@ -1,5 +1,8 @@
 """Public pages: everything published can be read by anyone; nothing here writes."""
 
+from urllib.parse import urlencode
+
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -43,7 +46,13 @@ class HomeView(TemplateView):
         context["tournaments"] = [t for t in tournaments if t.status != Tournament.Status.RUNNING][
             :50
         ]
-        context["seasons"] = Season.objects.select_related("club").order_by("-pk")[:20]
+        # A season is listed where its page opens: some match day published, or your club's.
+        context["seasons"] = (
+            Season.objects.filter(Q(tournaments__published=True) | Q(club__in=clubs))
+            .select_related("club")
+            .distinct()
+            .order_by("-pk")[:20]
+        )
         return context
 
 
@@ -55,10 +64,13 @@ class TournamentDetailView(TournamentMixin, TemplateView):
         category = _category(self.request)
         series = list(self.tournament.series.order_by("number"))
         standings = selectors.tournament_standings(self.tournament, category=category or None)
+        has_teams = any(row.team for row in standings)
         table = StandingsTable(
             standings,
             series_numbers=[s.number for s in series],
             list_scoring=self.tournament.uses_list_points,
+            # Without teams the column would be empty on every row.
+            exclude=() if has_teams else ("team",),
         )
         # Large open tournaments: 100 rows a page keeps the page quick on a phone.
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
@@ -67,7 +79,7 @@ class TournamentDetailView(TournamentMixin, TemplateView):
             table=table,
             category=category,
             categories=[c for c in Category.choices if c[0]],
-            has_teams=any(row.team for row in standings),
+            has_teams=has_teams,
         )
         return context
 
@@ -123,14 +135,24 @@ class PlayerDetailView(DetailView):
     def get_queryset(self):
         return Player.objects.select_related("club")
 
+    def get_object(self, queryset=None):
+        player = super().get_object(queryset)
+        self.stats = selectors.player_statistics(player, viewer=self.request.user)
+        # Nobody learns of a player who only appears in tournaments they may not see.
+        if not self.stats.tournaments and not permissions.can_manage_club(
+            self.request.user, player.club
+        ):
+            raise Http404
+        return player
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        stats = selectors.player_statistics(self.object, viewer=self.request.user)
+        stats = self.stats
         context["stats"] = stats
         context["chart"] = charts.points_chart(
             [
                 (f"{h.tournament.date:%d.%m.} S{h.line.series_number}", h.line.list_points)
-                for h in stats.history
+                for h in stats.played
             ]
         )
         return context
@@ -148,14 +170,19 @@ class SeasonDetailView(TemplateView):
         ):
             raise Http404
         category = _category(self.request)
-        match_days, players, teams = selectors.season_standings(season, category=category or None)
-        players_table = SeasonPlayersTable(players, prefix="p-")
-        teams_table = SeasonTeamsTable(teams, prefix="t-")
+        standings = selectors.season_standings(
+            season, category=category or None, viewer=self.request.user
+        )
+        players_table = SeasonPlayersTable(
+            standings.players, match_days=standings.match_days, prefix="p-"
+        )
+        teams_table = SeasonTeamsTable(standings.teams, prefix="t-")
         RequestConfig(self.request, paginate=False).configure(players_table)
         RequestConfig(self.request, paginate=False).configure(teams_table)
         context.update(
             season=season,
-            match_days=match_days,
+            match_days=standings.match_days,
+            played_days=standings.played_days,
             players_table=players_table,
             teams_table=teams_table,
             category=category,
@@ -165,14 +192,40 @@ class SeasonDetailView(TemplateView):
 
 
 class ProjectorView(TournamentMixin, TemplateView):
-    """The hall's projector: big standings and the latest games; reloads itself."""
+    """The hall's projector: big standings and the latest games; reloads itself.
+
+    A hall of 120 players does not fit on one screen: the standings are shown `rows` at a
+    time (URL parameter, default 30) and every reload turns to the next page, so the
+    screen cycles through all of them with fresh figures on each page.
+    """
 
     template_name = "tournaments/projector.html"
     refresh_seconds = 20
+    rows_default = 30
+    rows_limits = (5, 200)
+
+    def _int_param(self, name: str, default: int) -> int:
+        try:
+            return int(self.request.GET.get(name, default))
+        except ValueError:
+            return default
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["standings"] = selectors.tournament_standings(self.tournament)
-        context["latest"] = selectors.latest_games(self.tournament, limit=8)
-        context["refresh_seconds"] = self.refresh_seconds
+        low, high = self.rows_limits
+        rows = min(max(self._int_param("rows", self.rows_default), low), high)
+        standings = selectors.tournament_standings(self.tournament)
+        paginator = Paginator(standings, rows)
+        number = self._int_param("page", 1)
+        page = paginator.page(number if 1 <= number <= paginator.num_pages else 1)
+        following = page.next_page_number() if page.has_next() else 1
+        context.update(
+            standings=page.object_list,
+            page=page,
+            rows=rows,
+            next_url="?" + urlencode({"page": following, "rows": rows}),
+            has_provisional=any(row.provisional for row in page.object_list),
+            latest=selectors.latest_games(self.tournament, limit=8),
+            refresh_seconds=self.refresh_seconds,
+        )
         return context
