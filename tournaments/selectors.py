@@ -15,9 +15,9 @@ from __future__ import annotations
 import re as _re
 import secrets as _secrets
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
 
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils.translation import gettext
@@ -884,8 +884,9 @@ def provisional_counts(tables) -> dict[int, int]:
 #   rows included). Tiered: with `lost_game_fee_from` = k, lost games 1 … k−1 of a series
 #   cost `lost_game_fee` and every further one `lost_game_fee_high`.
 # - *Pot* = every registered player's entry fee + every lost-game fee. The table fees stay
-#   with the club. A share prize is share % × pot, rounded to the cent half up (the only
-#   place where money is rounded); *remainder* = pot − the whole prize plan (the club's part
+#   with the club. A share prize is share % × pot in whole cents, shared out by the
+#   largest-remainder method (`shares_of_pot`, the only place where money is rounded): the
+#   shares never add up to more than their part of the pot; *remainder* = pot − the whole prize plan (the club's part
 #   of the pot; negative when the plan promises more than the pot holds).
 # - *Prize winners* are the players at the prize's rank of its ranking (overall standings,
 #   one series, or one category's standings) once that ranking has games entered; a rank
@@ -920,9 +921,25 @@ def lost_game_fees(tournament: Tournament, lost: int) -> Decimal:
     return min(lost, start - 1) * fee + max(0, lost - start + 1) * high
 
 
-def share_of_pot(share: Decimal, pot: Decimal) -> Decimal:
-    """share % of the pot, to the cent (half up)."""
-    return (cents(share) * pot / 100).quantize(CENT, rounding=ROUND_HALF_UP)
+def shares_of_pot(shares: Sequence[Decimal], pot: Decimal) -> list[Decimal]:
+    """The pot shared out in whole cents by the largest-remainder method, in order.
+
+    Each share first gets its exact part rounded down to the cent; the cents left over go
+    one each to the largest remainders, and on equal remainders to the earlier share (the
+    higher-placed prize: pass the shares in rank order). So the shares never add up to more
+    than their part of the pot, and a plan of 100 % pays out exactly the pot.
+    """
+    pot_cents = int(cents(pot) / CENT)
+    exact = [cents(share) * pot_cents / 100 for share in shares]
+    whole = [int(e.to_integral_value(rounding=ROUND_FLOOR)) for e in exact]
+    total = cents(sum((cents(s) for s in shares), ZERO))
+    # The cents the whole plan's shares are owed together, rounded down (never above).
+    owed = int((total * pot_cents / 100).to_integral_value(rounding=ROUND_FLOOR))
+    left = max(0, owed - sum(whole))
+    order = sorted(range(len(shares)), key=lambda i: (-(exact[i] - whole[i]), i))
+    for i in order[:left]:
+        whole[i] += 1
+    return [Decimal(c) * CENT for c in whole]
 
 
 SCOPE_ORDER = {Prize.Scope.OVERALL: 0, Prize.Scope.SERIES: 1, Prize.Scope.CATEGORY: 2}
@@ -1106,7 +1123,10 @@ class TournamentMoney:
 
 
 def _award(lines: list[PrizeLine], standings: list[StandingRow], registration_of: dict):
-    by_rank = {row.rank: row for row in standings}
+    # Only players who played (a series result) win: a registered no-show has a row with 0
+    # points that would rank above every negative score. Ranks count the players who played.
+    played = [row for row in standings if row.series]
+    by_rank = dict(enumerate(played, start=1))
     for line in lines:
         row = by_rank.get(line.rank)
         if row is not None:
@@ -1177,12 +1197,15 @@ def tournament_money(tournament: Tournament) -> TournamentMoney:
             series_number=p.series_number,
             category=p.category,
             rank=p.rank,
-            amount=cents(p.amount) if p.share is None else share_of_pot(p.share, pot),
+            amount=cents(p.amount) if p.share is None else ZERO,
             share=None if p.share is None else cents(p.share),
         )
         for p in Prize.objects.filter(tournament=tournament)
     ]
     lines.sort(key=lambda line: line.sort_key)
+    shared = [line for line in lines if line.share is not None]
+    for line, amount in zip(shared, shares_of_pot([x.share for x in shared], pot), strict=True):
+        line.amount = amount
     played = dict(
         Game.objects.filter(table__series__tournament=tournament)
         .values_list("table__series__number")
