@@ -886,8 +886,10 @@ def provisional_counts(tables) -> dict[int, int]:
 # - *Pot* = every registered player's entry fee + every lost-game fee. The table fees stay
 #   with the club. A share prize is share % × pot in whole cents, shared out by the
 #   largest-remainder method (`shares_of_pot`, the only place where money is rounded): the
-#   shares never add up to more than their part of the pot; *remainder* = pot − the whole prize plan (the club's part
-#   of the pot; negative when the plan promises more than the pot holds).
+#   shares never add up to more than their part of the pot; *remainder* = pot − the whole
+#   prize plan (the club's part of the pot; negative when the plan promises more than the
+#   pot holds).
+# - Only players who played (at least one series) win prizes; a prize's rank counts them.
 # - *Prize winners* are the players at the prize's rank of its ranking (overall standings,
 #   one series, or one category's standings) once that ranking has games entered; a rank
 #   beyond the number of players has no winner. One player can win several prizes (overall
