@@ -19,12 +19,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext
 
 from tournaments.models import (
     Category,
     Game,
+    GameChange,
     GameType,
     Payment,
     Penalty,
@@ -671,10 +672,13 @@ def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
 # *second copy* the second keeper's `SheetCopy` under double entry. Rules for counting:
 # - A provisional game (keyed on a phone, not yet confirmed) counts in the standings and
 #   the sheet's totals, and marks its players' rows `provisional`.
-# - Under double entry a provisional game whose row the second copy has *differently* is
-#   *disputed*: it counts nowhere (standings, sheet totals) until the director chooses a
-#   version. A row the second keeper has not reached yet is not disputed, only provisional.
-# - A confirmed game is final: a later difference from the second copy changes nothing.
+# - Under double entry a game whose row the second copy has *differently* is *disputed*,
+#   whoever keyed the first copy (a phone, or the secretary's screen): it counts nowhere
+#   (standings, sheet totals) until the director chooses a version. A row the second keeper
+#   has not reached yet is not disputed, only provisional.
+# - A game confirmed (`services.sheet_confirm`, which needs both copies to agree) is final:
+#   a later difference from the second copy changes nothing. A game keyed on the
+#   secretary's screen is never provisional, but it is not confirmed either: it is compared.
 
 
 _TOKEN = _re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -710,7 +714,7 @@ def disputed_games(table_ids) -> dict[int, set[int]]:
     """table id → ids of its disputed games (double entry; see the terms above).
 
     Two queries at most, whatever the number of tables: the second copies, then the
-    provisional games of the tables that have one.
+    unconfirmed games of the tables that have one.
     """
     copies = {
         table_id: {row["number"]: row for row in rows}
@@ -722,11 +726,18 @@ def disputed_games(table_ids) -> dict[int, set[int]]:
     if not copies:
         return {}
     disputed: dict[int, set[int]] = defaultdict(set)
-    for game in Game.objects.filter(table_id__in=list(copies), provisional=True):
+    for game in _unconfirmed(Game.objects.filter(table_id__in=list(copies))):
         row = copies[game.table_id].get(game.number)
         if row is not None and row.get("data") != _mapping_of(game):
             disputed[game.table_id].add(game.pk)
     return dict(disputed)
+
+
+def _unconfirmed(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games not yet final under double entry: all but those a confirmation made final
+    (its history entry changes only `provisional`)."""
+    confirmed = GameChange.objects.filter(game=OuterRef("pk"), diff__has_key="provisional")
+    return games.exclude(Exists(confirmed))
 
 
 @dataclass
@@ -740,6 +751,7 @@ class CopyRow:
     first_game: Game | None
     # The second copy's row as an unsaved, computed Game (None if the engine now rejects it).
     second_game: Game | None
+    confirmed: bool = False  # the game was confirmed: final, whatever the second copy says
 
     @property
     def equal(self) -> bool:
@@ -747,7 +759,9 @@ class CopyRow:
 
     @property
     def provisional(self) -> bool:
-        return self.first_game is None or self.first_game.provisional
+        """Not final yet: no game, a phone's provisional game, or a game keyed on the
+        secretary's screen that no confirmation has made final."""
+        return self.first_game is None or not self.confirmed
 
     @property
     def unsettled(self) -> bool:
@@ -777,6 +791,7 @@ def _build(table: Table, number: int, data: dict) -> Game | None:
 def sheet_copies_compare(table: Table) -> list[CopyRow]:
     """Both copies of a sheet row by row (as far as the longer one goes)."""
     games = {game.number: game for game in table.games.all()}
+    open_ids = set(_unconfirmed(table.games.all()).values_list("pk", flat=True))
     copy = SheetCopy.objects.filter(table=table).first()
     second = {row["number"]: row["data"] for row in (copy.rows if copy else [])}
     rows = []
@@ -791,6 +806,7 @@ def sheet_copies_compare(table: Table) -> list[CopyRow]:
                 second=data,
                 first_game=game,
                 second_game=_build(table, number, data) if data is not None else None,
+                confirmed=game is not None and game.pk not in open_ids,
             )
         )
     return rows
