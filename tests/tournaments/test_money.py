@@ -317,6 +317,17 @@ def test_a_registered_player_who_never_played_wins_no_prize(tournament, seated_s
     assert next(r for r in money.rows if r.player_id == no_show.pk).prizes == []
 
 
+def test_a_prize_payment_note_is_cut_after_a_whole_title(worked):
+    # The note names the prizes settled at once, as far as its 120 characters go.
+    anna = next(r for r in selectors.tournament_money(worked).rows if r.player_name == "Anna")
+    assert services._prize_note(anna.prizes) == "1. Overall"
+    note = services._prize_note(anna.prizes * 20)
+    assert len(note) <= 120 and note.endswith("1. Overall…")
+    registration = worked.registrations.get(player_id=anna.player_id)
+    [_fees, prize] = services.payment_settle(registration=registration)
+    assert prize.note == "1. Overall"
+
+
 def test_plan_beyond_the_pot_gives_a_negative_remainder(worked):
     services.prize_plan_replace(
         tournament=worked,

@@ -679,6 +679,88 @@ def test_settling_rows_only_one_copy_has(phone, secretary, double):
     assert services.sheet_confirm(table=double) == 3
 
 
+def test_a_row_keyed_at_the_desk_is_compared_with_the_second_copy(
+    phone, secretary, tournament, double
+):
+    """The secretary keys game 1 as a grand on the screen, the second keeper's phone sends
+    clubs: the row differs, counts nowhere and blocks the confirmation until settled."""
+    services.game_record(
+        table=double,
+        data={"declarer": 2, "game": "grand", "matadors": 2, "won": True, "bid": 20},
+        user=secretary,
+    )
+    send(phone, double.entry_token_2, CLUBS, number=1)
+    [row] = selectors.sheet_copies_compare(double)
+    assert row.unsettled and row.disputed
+    seat_2 = double.seats.get(number=2).player_id
+    standings = {r.player_id: r for r in selectors.tournament_standings(tournament)}
+    assert standings[seat_2].list_points == 0 and standings[seat_2].provisional
+    assert selectors.table_sheet(double, blank_rows=False).rows[0].disputed
+    assert services.sheet_settle(table=double, number=1, choose="first", user=secretary) == [1]
+    assert not selectors.sheet_copies_compare(double)[0].unsettled
+    standings = {r.player_id: r for r in selectors.tournament_standings(tournament)}
+    assert standings[seat_2].list_points == 72 + 50
+
+
+def test_a_confirmed_game_stays_final_whatever_the_second_copy_says(
+    phone, secretary, tournament, double
+):
+    keys_both(phone, double, GRAND)
+    services.sheet_confirm(table=double, user=secretary)
+    services.game_correct(
+        game=double.games.get(),
+        data={"declarer": 2, "game": "grand", "matadors": 3, "won": True, "bid": 20},
+        user=secretary,
+    )
+    [row] = selectors.sheet_copies_compare(double)
+    assert not row.equal and not row.unsettled and not row.disputed
+    assert not selectors.disputed_games([double.pk])
+
+
+def test_turning_double_entry_on_after_the_draw_issues_the_second_links(tournament, table):
+    assert table.entry_token_2 is None
+    services.tournament_update(tournament=tournament, double_entry=True)
+    table.refresh_from_db()
+    assert table.entry_token_2 and table.entry_token_2 != table.entry_token
+
+
+def test_a_closed_series_of_an_unpublished_tournament_shows_no_sheet(
+    phone, tournament, series, table
+):
+    send(phone, table.entry_token, GRAND, number=1)
+    Series.objects.filter(pk=series.pk).update(status=Series.Status.CLOSED)
+    tournament.published = False
+    tournament.save()
+    page = phone.get(link(table.entry_token))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "This series is closed" in text
+    assert table.seats.first().player.name not in text
+    state = phone.get(link(table.entry_token, "_state"), HTTP_ACCEPT="application/json")
+    assert state.status_code == 410 and state.json()["code"] == "closed"
+    tournament.published = True
+    tournament.save()
+    assert table.seats.first().player.name in phone.get(link(table.entry_token)).content.decode()
+
+
+@pytest.mark.parametrize(
+    "target", ["/\\evil.com", "//evil.com", "https://evil.com/", "/\\/evil.com", "javascript:x"]
+)
+def test_the_next_address_stays_on_the_site(client_for, secretary, table, target):
+    response = client_for(secretary).post(
+        manage("entry_link", table), {"action": "reissue", "next": target}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == manage("entry_confirm", table)
+
+
+def test_the_next_address_may_be_a_page_of_the_site(client_for, secretary, table):
+    response = client_for(secretary).post(
+        manage("entry_link", table), {"action": "reissue", "next": "/manage/x/?a=1#b"}
+    )
+    assert response["Location"] == "/manage/x/?a=1#b"
+
+
 def test_standings_take_a_fixed_number_of_queries_under_double_entry(
     django_assert_max_num_queries, phone, tournament, roster, double
 ):
