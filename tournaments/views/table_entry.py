@@ -5,7 +5,12 @@ the seats, the sheet with its running totals and the entry row laid out for one 
 phone's script (static/js/entry.js) keeps the rows it could not send yet and sends them
 again with the same `client_id`, so a row is entered once however often it arrives. The
 link works only for its table, only while the series is in play and the sheet open; an
-unknown or revoked link is a friendly 404 that says nothing about what exists.
+unknown or revoked link is a friendly 404 that says nothing about what exists, except to a
+row that went in before the link was revoked (its answer lost): that row is told it is on
+the sheet (410 "gone_entered"), so the phone does not offer it for entry again. Once the
+series is closed the link shows the sheet only if the tournament is published. A refusal
+because the sheet moved on (409) carries the sheet as it stands, so the phone renumbers
+the rows it still holds.
 
 Under double entry the second list keeper's link (`entry_token_2`) keys the second copy of
 the sheet; that keeper can confirm the sheet once both copies agree. The director's pages
