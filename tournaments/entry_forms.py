@@ -11,7 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 class RowSendForm(forms.Form):
     client_id = forms.UUIDField(label=_("row id"))
-    number = forms.IntegerField(label=_("game"), min_value=1, required=False)
+    # Required: the number is what tells a row meant for a game entered meanwhile.
+    number = forms.IntegerField(label=_("game"), min_value=1)
 
 
 class SettleForm(forms.Form):

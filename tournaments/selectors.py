@@ -15,17 +15,18 @@ from __future__ import annotations
 import re as _re
 import secrets as _secrets
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext
 
 from tournaments.models import (
     Category,
     Game,
+    GameChange,
     GameType,
     Payment,
     Penalty,
@@ -782,10 +783,13 @@ def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
 # *second copy* the second keeper's `SheetCopy` under double entry. Rules for counting:
 # - A provisional game (keyed on a phone, not yet confirmed) counts in the standings and
 #   the sheet's totals, and marks its players' rows `provisional`.
-# - Under double entry a provisional game whose row the second copy has *differently* is
-#   *disputed*: it counts nowhere (standings, sheet totals) until the director chooses a
-#   version. A row the second keeper has not reached yet is not disputed, only provisional.
-# - A confirmed game is final: a later difference from the second copy changes nothing.
+# - Under double entry a game whose row the second copy has *differently* is *disputed*,
+#   whoever keyed the first copy (a phone, or the secretary's screen): it counts nowhere
+#   (standings, sheet totals) until the director chooses a version. A row the second keeper
+#   has not reached yet is not disputed, only provisional.
+# - A game confirmed (`services.sheet_confirm`, which needs both copies to agree) is final:
+#   a later difference from the second copy changes nothing. A game keyed on the
+#   secretary's screen is never provisional, but it is not confirmed either: it is compared.
 
 
 _TOKEN = _re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -821,7 +825,7 @@ def disputed_games(table_ids) -> dict[int, set[int]]:
     """table id → ids of its disputed games (double entry; see the terms above).
 
     Two queries at most, whatever the number of tables: the second copies, then the
-    provisional games of the tables that have one.
+    unconfirmed games of the tables that have one.
     """
     copies = {
         table_id: {row["number"]: row for row in rows}
@@ -833,11 +837,18 @@ def disputed_games(table_ids) -> dict[int, set[int]]:
     if not copies:
         return {}
     disputed: dict[int, set[int]] = defaultdict(set)
-    for game in Game.objects.filter(table_id__in=list(copies), provisional=True):
+    for game in _unconfirmed(Game.objects.filter(table_id__in=list(copies))):
         row = copies[game.table_id].get(game.number)
         if row is not None and row.get("data") != _mapping_of(game):
             disputed[game.table_id].add(game.pk)
     return dict(disputed)
+
+
+def _unconfirmed(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games not yet final under double entry: all but those a confirmation made final
+    (its history entry changes only `provisional`)."""
+    confirmed = GameChange.objects.filter(game=OuterRef("pk"), diff__has_key="provisional")
+    return games.exclude(Exists(confirmed))
 
 
 @dataclass
@@ -851,6 +862,7 @@ class CopyRow:
     first_game: Game | None
     # The second copy's row as an unsaved, computed Game (None if the engine now rejects it).
     second_game: Game | None
+    confirmed: bool = False  # the game was confirmed: final, whatever the second copy says
 
     @property
     def equal(self) -> bool:
@@ -858,7 +870,9 @@ class CopyRow:
 
     @property
     def provisional(self) -> bool:
-        return self.first_game is None or self.first_game.provisional
+        """Not final yet: no game, a phone's provisional game, or a game keyed on the
+        secretary's screen that no confirmation has made final."""
+        return self.first_game is None or not self.confirmed
 
     @property
     def unsettled(self) -> bool:
@@ -888,6 +902,7 @@ def _build(table: Table, number: int, data: dict) -> Game | None:
 def sheet_copies_compare(table: Table) -> list[CopyRow]:
     """Both copies of a sheet row by row (as far as the longer one goes)."""
     games = {game.number: game for game in table.games.all()}
+    open_ids = set(_unconfirmed(table.games.all()).values_list("pk", flat=True))
     copy = SheetCopy.objects.filter(table=table).first()
     second = {row["number"]: row["data"] for row in (copy.rows if copy else [])}
     rows = []
@@ -902,6 +917,7 @@ def sheet_copies_compare(table: Table) -> list[CopyRow]:
                 second=data,
                 first_game=game,
                 second_game=_build(table, number, data) if data is not None else None,
+                confirmed=game is not None and game.pk not in open_ids,
             )
         )
     return rows
@@ -995,9 +1011,12 @@ def provisional_counts(tables) -> dict[int, int]:
 #   rows included). Tiered: with `lost_game_fee_from` = k, lost games 1 … k−1 of a series
 #   cost `lost_game_fee` and every further one `lost_game_fee_high`.
 # - *Pot* = every registered player's entry fee + every lost-game fee. The table fees stay
-#   with the club. A share prize is share % × pot, rounded to the cent half up (the only
-#   place where money is rounded); *remainder* = pot − the whole prize plan (the club's part
-#   of the pot; negative when the plan promises more than the pot holds).
+#   with the club. A share prize is share % × pot in whole cents, shared out by the
+#   largest-remainder method (`shares_of_pot`, the only place where money is rounded): the
+#   shares never add up to more than their part of the pot; *remainder* = pot − the whole
+#   prize plan (the club's part of the pot; negative when the plan promises more than the
+#   pot holds).
+# - Only players who played (at least one series) win prizes; a prize's rank counts them.
 # - *Prize winners* are the players at the prize's rank of its ranking (overall standings,
 #   one series, or one category's standings) once that ranking has games entered; a rank
 #   beyond the number of players has no winner. One player can win several prizes (overall
@@ -1031,9 +1050,25 @@ def lost_game_fees(tournament: Tournament, lost: int) -> Decimal:
     return min(lost, start - 1) * fee + max(0, lost - start + 1) * high
 
 
-def share_of_pot(share: Decimal, pot: Decimal) -> Decimal:
-    """share % of the pot, to the cent (half up)."""
-    return (cents(share) * pot / 100).quantize(CENT, rounding=ROUND_HALF_UP)
+def shares_of_pot(shares: Sequence[Decimal], pot: Decimal) -> list[Decimal]:
+    """The pot shared out in whole cents by the largest-remainder method, in order.
+
+    Each share first gets its exact part rounded down to the cent; the cents left over go
+    one each to the largest remainders, and on equal remainders to the earlier share (the
+    higher-placed prize: pass the shares in rank order). So the shares never add up to more
+    than their part of the pot, and a plan of 100 % pays out exactly the pot.
+    """
+    pot_cents = int(cents(pot) / CENT)
+    exact = [cents(share) * pot_cents / 100 for share in shares]
+    whole = [int(e.to_integral_value(rounding=ROUND_FLOOR)) for e in exact]
+    total = cents(sum((cents(s) for s in shares), ZERO))
+    # The cents the whole plan's shares are owed together, rounded down (never above).
+    owed = int((total * pot_cents / 100).to_integral_value(rounding=ROUND_FLOOR))
+    left = max(0, owed - sum(whole))
+    order = sorted(range(len(shares)), key=lambda i: (-(exact[i] - whole[i]), i))
+    for i in order[:left]:
+        whole[i] += 1
+    return [Decimal(c) * CENT for c in whole]
 
 
 SCOPE_ORDER = {Prize.Scope.OVERALL: 0, Prize.Scope.SERIES: 1, Prize.Scope.CATEGORY: 2}
@@ -1217,7 +1252,10 @@ class TournamentMoney:
 
 
 def _award(lines: list[PrizeLine], standings: list[StandingRow], registration_of: dict):
-    by_rank = {row.rank: row for row in standings}
+    # Only players who played (a series result) win: a registered no-show has a row with 0
+    # points that would rank above every negative score. Ranks count the players who played.
+    played = [row for row in standings if row.series]
+    by_rank = dict(enumerate(played, start=1))
     for line in lines:
         row = by_rank.get(line.rank)
         if row is not None:
@@ -1288,12 +1326,15 @@ def tournament_money(tournament: Tournament) -> TournamentMoney:
             series_number=p.series_number,
             category=p.category,
             rank=p.rank,
-            amount=cents(p.amount) if p.share is None else share_of_pot(p.share, pot),
+            amount=cents(p.amount) if p.share is None else ZERO,
             share=None if p.share is None else cents(p.share),
         )
         for p in Prize.objects.filter(tournament=tournament)
     ]
     lines.sort(key=lambda line: line.sort_key)
+    shared = [line for line in lines if line.share is not None]
+    for line, amount in zip(shared, shares_of_pot([x.share for x in shared], pot), strict=True):
+        line.amount = amount
     played = dict(
         Game.objects.filter(table__series__tournament=tournament)
         .values_list("table__series__number")

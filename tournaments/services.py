@@ -223,7 +223,13 @@ def _game_snapshot(game: Game) -> dict:
 
 
 def _locked_table(table: Table) -> Table:
-    return Table.objects.select_for_update().select_related("series__tournament").get(pk=table.pk)
+    # of=("self",): lock this table's row only, not its series and tournament (on PostgreSQL
+    # that would make every table's phones wait for each other).
+    return (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("series__tournament")
+        .get(pk=table.pk)
+    )
 
 
 def _check_open(table: Table):
@@ -800,6 +806,7 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
         raise TypeError(f"tournament_update got unknown fields {unknown}")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        double_before = tournament.double_entry
         scoring_fields = set(TOURNAMENT_SETTINGS) - {"team_best_n", "published", "double_entry"}
         changes_scoring = any(
             getattr(tournament, key) != value
@@ -818,6 +825,10 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
         tournament.save()
         if changes_scoring:
             scores_recompute(tournament=tournament)
+        if tournament.double_entry and not double_before:
+            # Turned on after a draw: the second keepers' links of the series still in play.
+            for series in tournament.series.exclude(status=Series.Status.CLOSED):
+                table_links_issue(series=series)
     return tournament
 
 
@@ -1101,14 +1112,20 @@ def _check_number(*, number: int | None, expected: int, limit: int, size: int):
 
 
 def _client_id_elsewhere(client_id: uuid.UUID, *, table: Table, copy: bool) -> bool:
-    """Whether a phone's row id is already used by another sheet (or the other keeper)."""
+    """Whether a phone's row id is already used by another sheet (or the other keeper).
+
+    Games are looked up by their unique index; second copies only within the series (a
+    phone's ids are random, so a clash can only come from the same phone at another table).
+    """
     games = Game.objects.filter(client_id=client_id)
     if copy:
         if games.exists():
             return True
     elif games.exclude(table_id=table.pk).exists():
         return True
-    copies = SheetCopy.objects.filter(rows__icontains=str(client_id))
+    copies = SheetCopy.objects.filter(
+        table__series_id=table.series_id, rows__icontains=str(client_id)
+    )
     if not copy:
         return copies.exists()
     return copies.exclude(table_id=table.pk).exists()
@@ -1121,23 +1138,111 @@ def _conflict() -> UserError:
     )
 
 
+def client_id_changed(number: int) -> UserError:
+    return UserError(
+        _(
+            "Game %(n)s was already entered from this phone with different content; the "
+            "sheet keeps the first version. Check the sheet and ask the director to correct it."
+        )
+        % {"n": number},
+        code="client_id_conflict",
+    )
+
+
+def _sent_mapping(table: Table, number: int, data: Mapping) -> dict | None:
+    """The game mapping a row as sent comes to (None: it does not check)."""
+    try:
+        return game_mapping_of(game_build(table=table, number=number, data=data))
+    except UserError:
+        return None
+
+
+def _check_resend(table: Table, *, number: int, stored: dict, data: Mapping | None):
+    """A row sent again with the same client_id must be the row stored the first time;
+    `data` None: the caller only wants the stored row (no content to compare)."""
+    if data is not None and _sent_mapping(table, number, data) != stored:
+        raise client_id_changed(number)
+
+
+def client_id_entered(client_id: uuid.UUID) -> int | None:
+    """The game number under which a phone's row is on a sheet (a game, or a second copy's
+    row), None if it is nowhere: for a resend through a link revoked meanwhile."""
+    game = Game.objects.filter(client_id=client_id).values_list("number", flat=True).first()
+    if game is not None:
+        return game
+    change = (
+        GameChange.objects.filter(action=GameChange.Action.CREATED, diff__client_id=str(client_id))
+        .values_list("table_id", "game_number")
+        .first()
+    )
+    if change is None:
+        return None
+    table_id, number = change
+    rows = SheetCopy.objects.filter(table_id=table_id).values_list("rows", flat=True).first()
+    if any(row.get("client_id") == str(client_id) for row in rows or []):
+        return number
+    return None
+
+
+def _check_not_deleted(table: Table, client_id: uuid.UUID):
+    """A row the director deleted (or removed from the second copy) is not entered again by
+    a late resend: its entry is in the history with the phone's id."""
+    created = GameChange.objects.filter(
+        table=table,
+        game=None,  # a game's entry loses its game when the game is deleted
+        action=GameChange.Action.CREATED,
+        diff__client_id=str(client_id),
+    ).first()
+    if created is not None:
+        raise UserError(
+            _(
+                "Game %(n)s from this phone was entered and then deleted by the director; "
+                "it is not entered again."
+            )
+            % {"n": created.game_number},
+            code="deleted",
+        )
+
+
+def _created_mapping(game: Game) -> dict:
+    """The game as the phone entered it (before any correction by the director)."""
+    change = (
+        GameChange.objects.filter(game=game, action=GameChange.Action.CREATED)
+        .order_by("at", "id")
+        .first()
+    )
+    if change is None:
+        return game_mapping_of(game)
+    entered = Game(table=game.table, number=game.number)
+    for name in SHEET_FIELDS:
+        if name in change.diff:
+            setattr(entered, name, change.diff[name])
+    return game_mapping_of(entered)
+
+
 def game_record_at_table(
-    *, table: Table, data: Mapping, client_id, number: int | None = None
+    *, table: Table, data: Mapping | None, client_id, number: int | None = None
 ) -> tuple[Game, bool]:
     """Enter a row keyed on the first list keeper's phone: provisional, once per client_id.
 
-    Returns (game, created). A row sent again (same `client_id`) returns the game stored the
-    first time, whatever has happened since. `number` is the game the phone meant; if the
-    sheet has moved on meanwhile the row is refused (code "number_taken").
+    Returns (game, created). A row sent again (same `client_id`, same content) returns the
+    game stored the first time, whatever has happened since; with different content it is
+    refused ("client_id_conflict"), and a row the director deleted since is not entered again
+    ("deleted"). `data` None only looks the row up. `number` is the game the phone meant;
+    if the sheet has moved on meanwhile the row is refused (code "number_taken").
     """
     client_id = _as_client_id(client_id)
     with transaction.atomic():
         table = _locked_table(table)
         existing = Game.objects.filter(client_id=client_id, table=table).first()
         if existing is not None:
+            _check_resend(
+                table, number=existing.number, stored=_created_mapping(existing), data=data
+            )
             return existing, False
         if _client_id_elsewhere(client_id, table=table, copy=False):
             raise _conflict()
+        _check_not_deleted(table, client_id)
         _check_entry_open(table)
         expected = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
         _check_number(
@@ -1146,21 +1251,32 @@ def game_record_at_table(
             limit=table.series.tournament.games_per_series(table.size),
             size=table.size,
         )
+        if data is None:
+            raise UserError(_("The row could not be read."))
         game = game_build(table=table, number=expected, data=data)
         game.provisional = True
         game.client_id = client_id
         try:
             with transaction.atomic():
                 game.save()
-        except IntegrityError:  # the same id sent for another table at the same moment
-            raise _conflict() from None
+        except IntegrityError:
+            # The same id stored meanwhile: a resend that overtook this one (answered as a
+            # resend), or the same id sent for another table (a conflict).
+            existing = Game.objects.filter(client_id=client_id).first()
+            if existing is None or existing.table_id != table.pk:
+                raise _conflict() from None
+            _check_resend(
+                table, number=existing.number, stored=_created_mapping(existing), data=data
+            )
+            return existing, False
         GameChange.objects.create(
             table=table,
             game=game,
             game_number=game.number,
             action=GameChange.Action.CREATED,
             user=None,
-            diff=_jsonable(_game_snapshot(game)),
+            # The phone's id stays in the history: a late resend of a deleted row is known.
+            diff=_jsonable({**_game_snapshot(game), "client_id": str(client_id)}),
             reason=_("table link"),
         )
         _mark_started(table.series)
@@ -1168,12 +1284,13 @@ def game_record_at_table(
 
 
 def sheet_copy_record(
-    *, table: Table, data: Mapping, client_id, number: int | None = None
+    *, table: Table, data: Mapping | None, client_id, number: int | None = None
 ) -> tuple[dict, bool]:
     """Enter a row keyed on the second list keeper's phone into the sheet's second copy.
 
     Checked as a game is (`game_build`) and kept as its game mapping; once per `client_id`
-    like `game_record_at_table`. Returns (row, created).
+    like `game_record_at_table` (a row's "sent" keeps what the phone sent when the director
+    later replaces its data). Returns (row, created).
     """
     client_id = _as_client_id(client_id)
     with transaction.atomic():
@@ -1181,9 +1298,12 @@ def sheet_copy_record(
         copy, _created = SheetCopy.objects.get_or_create(table=table)
         for row in copy.rows:
             if row.get("client_id") == str(client_id):
+                stored = row.get("sent", row["data"])
+                _check_resend(table, number=row["number"], stored=stored, data=data)
                 return row, False
         if _client_id_elsewhere(client_id, table=table, copy=True):
             raise _conflict()
+        _check_not_deleted(table, client_id)
         if not table.series.tournament.double_entry:
             raise UserError(_("This tournament has no double entry."), code="closed")
         _check_entry_open(table)
@@ -1194,6 +1314,8 @@ def sheet_copy_record(
             limit=table.series.tournament.games_per_series(table.size),
             size=table.size,
         )
+        if data is None:
+            raise UserError(_("The row could not be read."))
         game = game_build(table=table, number=expected, data=data)
         row = {"number": expected, "client_id": str(client_id), "data": game_mapping_of(game)}
         copy.rows = [*copy.rows, row]
@@ -1204,7 +1326,7 @@ def sheet_copy_record(
             game_number=expected,
             action=GameChange.Action.CREATED,
             user=None,
-            diff=_jsonable(_game_snapshot(game)),
+            diff=_jsonable({**_game_snapshot(game), "client_id": str(client_id)}),
             reason=_("table link, second copy"),
         )
         _mark_started(table.series)
@@ -1363,11 +1485,14 @@ def _settle_first(table: Table, row, copy_rows: dict, user):
         )
     old = (row.second_game and _game_snapshot(row.second_game)) or {}
     new = _game_snapshot(row.first_game)
+    before = copy_rows.get(row.number) or {}
     copy_rows[row.number] = {
         "number": row.number,
-        "client_id": (copy_rows.get(row.number) or {}).get("client_id"),
+        "client_id": before.get("client_id"),
         "data": row.first,
     }
+    if before.get("client_id"):  # what the phone sent, for its resends (sheet_copy_record)
+        copy_rows[row.number]["sent"] = before.get("sent", before.get("data"))
     GameChange.objects.create(
         table=table,
         game=row.first_game,
@@ -1612,8 +1737,7 @@ def payment_settle(
         elif row.fees_open < 0:
             payments.append((Payment.Kind.REFUND, -row.fees_open, _("settled")))
         if row.prizes_open > 0:
-            prizes = ", ".join(p.title for p in row.prizes)
-            payments.append((Payment.Kind.PRIZE, row.prizes_open, prizes))
+            payments.append((Payment.Kind.PRIZE, row.prizes_open, _prize_note(row.prizes)))
         if not payments:
             raise UserError(
                 _("%(name)s owes nothing and is owed nothing.") % {"name": row.player_name}
@@ -1624,6 +1748,16 @@ def payment_settle(
             )
             for kind, amount, note in payments
         ]
+
+
+def _prize_note(prizes) -> str:
+    """The prizes' titles as a payment note, cut after a whole title to fit its 120 chars."""
+    limit = Payment._meta.get_field("note").max_length
+    note = ", ".join(p.title for p in prizes)
+    if len(note) <= limit:
+        return note
+    cut = note[: limit - 1]
+    return (cut.rsplit(", ", 1)[0] if ", " in cut else cut) + "…"
 
 
 def payment_delete(*, payment: Payment):

@@ -94,7 +94,7 @@
       li.setAttribute("data-client-id", item.client_id);
       li.appendChild(element("span", "no", String(item.number)));
       li.appendChild(element("span", "what", item.label));
-      var status = item.state === "rejected" ? texts.refused : index === 0 && handlers && handlers.sending ? texts.sending : texts.waiting;
+      var status = item.state === "rejected" || (handlers && handlers.gone) ? texts.refused : index === 0 && handlers && handlers.sending ? texts.sending : texts.waiting;
       li.appendChild(element("span", "flag", status));
       if (item.state === "rejected") {
         li.appendChild(element("span", "error", item.error || ""));
@@ -237,7 +237,7 @@
     }
 
     function render() {
-      drawQueue(list, queue, { fix: fix, discard: discard, sending: sending });
+      drawQueue(list, queue, { fix: fix, discard: discard, sending: sending, gone: stopped === "gone" });
       fitForm();
       showBanner();
     }
@@ -451,6 +451,25 @@
           } else if (result.status === 404 && body) {
             stopped = "gone";
             render();
+          } else if (result.status === 410 && body && body.code === "gone_entered") {
+            // The link was revoked after this row went in (its answer was lost): it is on
+            // the sheet, so it leaves the queue; the rows after it go to the director.
+            queue = queue.filter(function (other) {
+              return other.client_id !== item.client_id;
+            });
+            save();
+            say(fill(texts.entered, { n: body.number }), false);
+            stopped = "gone";
+            render();
+          } else if (result.status === 410 && body && body.code === "deleted") {
+            // The director deleted this row after it went in: it is not entered again.
+            queue = queue.filter(function (other) {
+              return other.client_id !== item.client_id;
+            });
+            save();
+            say(body.error || "", false);
+            renumber();
+            flush();
           } else if (result.status === 410) {
             stopped = "closed";
             applyState(null);
@@ -459,6 +478,12 @@
             stopped = "reload"; // the CSRF cookie is gone: a reload brings a new one
             render();
           } else if (body && result.status >= 400 && result.status < 500) {
+            if (body.state) {
+              // The sheet moved on (a game entered at the desk, say): show it and number
+              // the waiting rows after it, so the refused row becomes the next game.
+              applyState(body.state);
+              renumber();
+            }
             refuse(item, body);
             render();
           } else {

@@ -201,3 +201,48 @@ def test_a_phone_keeps_the_games_through_a_network_drop(live_server, browser):
     desk.close()
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_a_game_entered_at_the_desk_meanwhile_moves_the_phones_row_on(live_server, browser):
+    """The desk enters game 1 while the phone still shows game 1 as next: the phone's row
+    is refused ("already on the sheet"), the desk's game shows, and the phone's row becomes
+    game 2, sent again with one tap, without a reload."""
+    from playwright.sync_api import expect
+
+    club = ClubFactory(name="Skatfreunde Altenburg")
+    tournament = TournamentFactory(club=club, name="Phone cup", slug="phone-cup")
+    for name in ("Anna Schmidt", "Bernd Müller", "Carla Weiß"):
+        RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
+    table = services.series_draw(tournament=tournament, seed=1).tables.get()
+
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(15_000)
+    phone = context.new_page()
+    errors = []
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.goto(live_server.url + en("entry", token=table.entry_token))
+    expect(phone.locator("[data-next-number]").first).to_have_text("1")
+
+    services.game_record(
+        table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True}
+    )
+    tap_row(phone, ROWS[1][0])
+    save(phone)
+    expect(phone.locator("#game-1")).to_be_visible()  # the desk's game
+    queue = phone.locator("[data-queue] li")
+    expect(queue).to_have_count(1)
+    expect(queue.first).to_contain_text("not entered")
+    expect(queue.first.locator(".no")).to_have_text("2")
+    expect(phone.locator("[data-next-number]").first).to_have_text("2")
+    assert Game.objects.filter(table=table).count() == 1
+
+    # The refused row is back in the form as game 2: one tap sends it.
+    save(phone)
+    expect(phone.locator("#game-2")).to_contain_text("+24")
+    expect(queue).to_have_count(0)
+    assert list(Game.objects.filter(table=table).values_list("number", "score")) == [
+        (1, 48),
+        (2, 24),
+    ]
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -222,21 +222,110 @@ def test_no_winners_before_the_first_game(tournament, seated_series):
     assert money.pot == 0 and money.prizes[0].amount == D("0.00")
 
 
-def test_share_prizes_round_half_up_to_the_cent(tournament, roster):
+def test_share_prizes_are_shared_out_by_largest_remainder(tournament, roster):
     for player in roster(3):
         RegistrationFactory(tournament=tournament, player=player)
     set_fees(tournament, entry_fee=D("3.35"))  # pot 10.05
     services.prize_plan_replace(
         tournament=tournament,
         prizes=[
-            {"scope": "overall", "rank": 1, "share": D("50")},  # 5.025 → 5.03
-            {"scope": "overall", "rank": 2, "share": D("33.33")},  # 3.349665 → 3.35
+            {"scope": "overall", "rank": 1, "share": D("50")},  # 5.025 → 5.02
+            # 3.349665 → 3.35: the larger remainder takes the one cent 83.33 % leaves over
+            {"scope": "overall", "rank": 2, "share": D("33.33")},
         ],
     )
     money = selectors.tournament_money(tournament)
     assert money.pot == D("10.05")
-    assert [p.amount for p in money.prizes] == [D("5.03"), D("3.35")]
-    assert money.remainder == D("1.67")
+    assert [p.amount for p in money.prizes] == [D("5.02"), D("3.35")]
+    assert money.remainder == D("1.68")
+
+
+def test_share_prizes_never_add_up_to_more_than_the_pot(tournament, seated_series):
+    # The audit's case: 3 × €7.50 + one lost game at €0.05 = €22.55; 50/30/20 rounded half
+    # up one by one gave 11.28 + 6.77 + 4.51 = 22.56 (remainder −0.01).
+    table = seated_series(3).tables.get()
+    set_fees(
+        tournament,
+        entry_fee=D("7.50"),
+        table_fee=D("0"),
+        lost_game_fee=D("0.05"),
+        lost_game_fee_from=None,
+        lost_game_fee_high=None,
+    )
+    enter(table, [{"declarer": 2, **DIAMONDS_LOST}])
+    services.prize_plan_replace(
+        tournament=tournament,
+        prizes=[
+            {"scope": "overall", "rank": 1, "share": D("50")},
+            {"scope": "overall", "rank": 2, "share": D("30")},
+            {"scope": "overall", "rank": 3, "share": D("20")},
+        ],
+    )
+    money = selectors.tournament_money(tournament)
+    assert money.pot == D("22.55")
+    # 11.275 and 6.765 tie on the remainder: the higher-placed prize takes the cent.
+    assert [p.amount for p in money.prizes] == [D("11.28"), D("6.76"), D("4.51")]
+    assert money.remainder == D("0.00")
+
+
+@pytest.mark.parametrize(
+    ("shares", "pot", "expected"),
+    [
+        (["100"], "22.55", ["22.55"]),
+        (["33.33", "33.33", "33.34"], "10.00", ["3.33", "3.33", "3.34"]),
+        (["33.34", "33.33", "33.33"], "0.01", ["0.01", "0.00", "0.00"]),
+        (["25", "25", "25", "25"], "0.03", ["0.01", "0.01", "0.01", "0.00"]),
+        (["50", "50"], "99.99", ["50.00", "49.99"]),
+    ],
+)
+def test_a_plan_of_100_percent_pays_exactly_the_pot(shares, pot, expected):
+    amounts = selectors.shares_of_pot([D(s) for s in shares], D(pot))
+    assert amounts == [D(e) for e in expected]
+    assert sum(amounts) == D(pot)
+
+
+def test_a_full_share_plan_leaves_no_remainder(worked):
+    services.prize_plan_replace(
+        tournament=worked,
+        prizes=[
+            {"scope": "overall", "rank": r, "share": D(s)}
+            for r, s in ((1, "33.33"), (2, "33.33"), (3, "33.34"))
+        ],
+    )
+    money = selectors.tournament_money(worked)
+    assert sum(p.amount for p in money.prizes) == money.pot
+    assert money.remainder == D("0.00")
+
+
+def test_a_registered_player_who_never_played_wins_no_prize(tournament, seated_series):
+    table = seated_series(4).tables.get()
+    loser = table.seats.get(number=2).player
+    enter(table, sheet_rows({2: [DIAMONDS_LOST], 3: [GRAND_1]}, 4))
+    no_show = PlayerFactory(club=tournament.club, name="Nobody", category=loser.category)
+    RegistrationFactory(tournament=tournament, player=no_show)
+    services.prize_plan_replace(
+        tournament=tournament,
+        prizes=[
+            {"scope": "overall", "rank": 4, "amount": D("2")},
+            {"scope": "overall", "rank": 5, "amount": D("1")},
+        ],
+    )
+    money = selectors.tournament_money(tournament)
+    # The loser has negative points, the no-show 0: still the loser is 4th of those who
+    # played, and there is no 5th.
+    assert [(p.rank, p.player_id) for p in money.prizes] == [(4, loser.pk), (5, None)]
+    assert next(r for r in money.rows if r.player_id == no_show.pk).prizes == []
+
+
+def test_a_prize_payment_note_is_cut_after_a_whole_title(worked):
+    # The note names the prizes settled at once, as far as its 120 characters go.
+    anna = next(r for r in selectors.tournament_money(worked).rows if r.player_name == "Anna")
+    assert services._prize_note(anna.prizes) == "1. Overall"
+    note = services._prize_note(anna.prizes * 20)
+    assert len(note) <= 120 and note.endswith("1. Overall…")
+    registration = worked.registrations.get(player_id=anna.player_id)
+    [_fees, prize] = services.payment_settle(registration=registration)
+    assert prize.note == "1. Overall"
 
 
 def test_plan_beyond_the_pot_gives_a_negative_remainder(worked):

@@ -46,8 +46,21 @@ def manage(name: str, table: Table, **extra) -> str:
     )
 
 
+def next_number(token: str) -> int:
+    """The game the phone behind `token` would enter next (1 for an unknown link)."""
+    found = selectors.entry_link(token)
+    if found is None:
+        return 1
+    table, keeper = found
+    if keeper == 2:
+        copy = SheetCopy.objects.filter(table=table).first()
+        return len(copy.rows if copy else []) + 1
+    return table.games.count() + 1
+
+
 def send(client, token: str, data: dict, *, client_id=None, number=None):
-    """The phone's script sending one row (JSON)."""
+    """The phone's script sending one row (JSON); `number` defaults to the next game."""
+    number = next_number(token) if number is None else number
     body = {"client_id": str(client_id or uuid.uuid4()), "number": number, "data": data}
     return client.post(
         link(token, "_games"),
@@ -256,16 +269,95 @@ def test_a_row_id_used_at_another_table_is_refused(phone, table, other_table):
 
 def test_the_service_returns_the_stored_game_for_a_resend(table):
     client_id = uuid.uuid4()
-    game, created = services.game_record_at_table(
-        table=table,
-        data={"declarer": 2, "game": "grand", "matadors": 2, "won": True},
-        client_id=client_id,
-    )
+    row = {"declarer": 2, "game": "grand", "matadors": 2, "won": True}
+    game, created = services.game_record_at_table(table=table, data=row, client_id=client_id)
     again, created_again = services.game_record_at_table(
-        table=table, data={"game": "passed"}, client_id=client_id
+        table=table, data=dict(row), client_id=client_id
     )
     assert created and not created_again and again.pk == game.pk
     assert Game.objects.count() == 1
+
+
+def test_the_same_row_id_with_other_content_is_refused(phone, table):
+    client_id = uuid.uuid4()
+    assert send(phone, table.entry_token, GRAND, client_id=client_id, number=1).status_code == 201
+    response = send(phone, table.entry_token, CLUBS, client_id=client_id, number=1)
+    assert response.status_code == 409
+    assert response.json()["code"] == "client_id_conflict"
+    assert "different content" in response.json()["error"]
+    game = table.games.get()
+    assert game.game == "grand"
+    # A row that does not even check is not the stored row either.
+    bad = send(phone, table.entry_token, {**GRAND, "matadors": "9"}, client_id=client_id)
+    assert bad.status_code == 409 and bad.json()["code"] == "client_id_conflict"
+    with pytest.raises(UserError, match="different content"):
+        services.game_record_at_table(
+            table=table, data={"game": "passed"}, client_id=client_id, number=1
+        )
+
+
+def test_a_resend_after_a_correction_by_the_director_is_still_the_same_row(
+    phone, table, secretary
+):
+    client_id = uuid.uuid4()
+    send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
+    services.game_correct(
+        game=table.games.get(), data={"declarer": 2, "game": "grand", "matadors": 3, "won": True}
+    )
+    again = send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
+    assert again.status_code == 200 and again.json()["created"] is False
+    assert table.games.get().matadors == 3
+
+
+def test_the_second_copy_refuses_the_same_row_id_with_other_content(phone, double):
+    client_id = uuid.uuid4()
+    assert send(phone, double.entry_token_2, GRAND, client_id=client_id).status_code == 201
+    same = send(phone, double.entry_token_2, GRAND, client_id=client_id, number=1)
+    assert same.status_code == 200 and same.json()["created"] is False
+    other = send(phone, double.entry_token_2, CLUBS, client_id=client_id, number=1)
+    assert other.status_code == 409 and other.json()["code"] == "client_id_conflict"
+    assert len(SheetCopy.objects.get(table=double).rows) == 1
+
+
+def test_two_records_of_one_row_at_the_same_moment_enter_it_once(table, monkeypatch):
+    """A race: the second request does not see the first one's row before it saves; the
+    unique client_id holds and the second gets the stored row, not a server error."""
+    client_id = uuid.uuid4()
+    row = {"declarer": 2, "game": "grand", "matadors": 2, "won": True}
+    game, _created = services.game_record_at_table(table=table, data=row, client_id=client_id)
+    real_filter = Game.objects.filter
+
+    class Blind:
+        """The queryset the racing request saw: no row with this id yet, and the sheet
+        still empty (so that it tries game 1 again)."""
+
+        def __init__(self, *args, **kwargs):
+            self.kwargs = kwargs
+
+        def first(self):
+            return None
+
+        def exclude(self, **kwargs):
+            return self
+
+        def exists(self):
+            return False
+
+    calls = {"n": 0}
+
+    def racing_filter(*args, **kwargs):
+        if kwargs.get("client_id") == client_id and calls["n"] < 2:
+            calls["n"] += 1
+            return Blind()
+        return real_filter(*args, **kwargs)
+
+    monkeypatch.setattr(Game.objects, "filter", racing_filter)
+    # It saw the sheet before game 1 went in.
+    monkeypatch.setattr(services, "_check_number", lambda **kwargs: None)
+    again, created = services.game_record_at_table(table=table, data=row, client_id=client_id)
+    assert calls["n"] == 2
+    assert not created and again.pk == game.pk
+    assert Game.objects.filter(client_id=client_id).count() == 1
 
 
 def test_a_row_for_a_game_entered_elsewhere_meanwhile_is_refused(phone, table, secretary):
@@ -276,6 +368,81 @@ def test_a_row_for_a_game_entered_elsewhere_meanwhile_is_refused(phone, table, s
     assert response.status_code == 409
     assert response.json()["code"] == "number_taken"
     assert table.games.count() == 1
+    # The answer carries the sheet as it stands, so the phone shows the desk's game 1 and
+    # makes its own row game 2 (static/js/entry.js renumbers its queue from `next`).
+    state = response.json()["state"]
+    assert state["next"]["number"] == 2
+    assert [row["number"] for row in state["rows"]] == [1]
+    client_id = uuid.uuid4()
+    later = send(phone, table.entry_token, CLUBS, number=3, client_id=client_id)
+    assert later.status_code == 409 and later.json()["code"] == "number_gap"
+    assert later.json()["state"]["next"]["number"] == 2
+    # Sent again as game 2 with the same id: entered.
+    assert send(phone, table.entry_token, CLUBS, number=2, client_id=client_id).status_code == 201
+
+
+def test_a_row_without_its_game_number_is_refused(phone, table):
+    body = {"client_id": str(uuid.uuid4()), "number": None, "data": GRAND}
+    response = phone.post(
+        link(table.entry_token, "_games"),
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_ACCEPT="application/json",
+    )
+    assert response.status_code == 400
+    assert not table.games.exists()
+
+
+def test_phone_posts_need_the_csrf_token(table):
+    from django.test import Client
+
+    phone = Client(enforce_csrf_checks=True)
+    page = phone.get(link(table.entry_token))
+    token = page.cookies["csrftoken"].value
+    body = json.dumps({"client_id": str(uuid.uuid4()), "number": 1, "data": GRAND})
+    url = link(table.entry_token, "_games")
+    refused = phone.post(url, body, content_type="application/json")
+    assert refused.status_code == 403
+    assert not table.games.exists()
+    entered = phone.post(url, body, content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert entered.status_code == 201
+    plain = {**CLUBS, "client_id": str(uuid.uuid4()), "number": "2"}
+    assert phone.post(url, plain).status_code == 403
+    assert phone.post(url, {**plain, "csrfmiddlewaretoken": token}).status_code == 302
+    assert phone.post(link(table.entry_token, "_preview"), {**GRAND}).status_code == 403
+    assert table.games.count() == 2
+
+
+def test_a_row_stored_before_the_link_was_revoked_is_not_offered_again(phone, table):
+    client_id = uuid.uuid4()
+    old = table.entry_token
+    assert send(phone, old, GRAND, client_id=client_id, number=1).status_code == 201
+    services.table_link_revoke(table=table)  # the answer was lost; the phone sends again
+    response = send(phone, old, GRAND, client_id=client_id, number=1)
+    assert response.status_code == 410
+    assert response.json()["code"] == "gone_entered" and response.json()["number"] == 1
+    # A row not stored: the plain 404, which tells nothing about the table.
+    other = send(phone, old, CLUBS, number=2)
+    assert other.status_code == 404 and other.json()["code"] == "unknown_link"
+    assert table.games.count() == 1
+
+
+def test_a_row_the_director_deleted_is_not_entered_again_by_a_late_resend(phone, table, secretary):
+    client_id = uuid.uuid4()
+    send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
+    services.game_delete(game=table.games.get(), user=secretary)
+    response = send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
+    assert response.status_code == 410
+    assert response.json()["code"] == "deleted"
+    assert "deleted by the director" in response.json()["error"]
+    assert not table.games.exists()
+
+
+def test_the_phones_row_id_stays_out_of_the_history_page(phone, table, client_for, secretary):
+    client_id = uuid.uuid4()
+    send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
+    page = client_for(secretary).get(manage("entry_confirm", table)).content.decode()
+    assert "table link" in page and str(client_id) not in page
 
 
 def test_a_wrong_row_says_why_and_enters_nothing(phone, table):
@@ -510,6 +677,88 @@ def test_settling_rows_only_one_copy_has(phone, secretary, double):
     assert len(SheetCopy.objects.get(table=double).rows) == 3
     assert GameChange.objects.filter(action=GameChange.Action.DELETED, game_number=4).exists()
     assert services.sheet_confirm(table=double) == 3
+
+
+def test_a_row_keyed_at_the_desk_is_compared_with_the_second_copy(
+    phone, secretary, tournament, double
+):
+    """The secretary keys game 1 as a grand on the screen, the second keeper's phone sends
+    clubs: the row differs, counts nowhere and blocks the confirmation until settled."""
+    services.game_record(
+        table=double,
+        data={"declarer": 2, "game": "grand", "matadors": 2, "won": True, "bid": 20},
+        user=secretary,
+    )
+    send(phone, double.entry_token_2, CLUBS, number=1)
+    [row] = selectors.sheet_copies_compare(double)
+    assert row.unsettled and row.disputed
+    seat_2 = double.seats.get(number=2).player_id
+    standings = {r.player_id: r for r in selectors.tournament_standings(tournament)}
+    assert standings[seat_2].list_points == 0 and standings[seat_2].provisional
+    assert selectors.table_sheet(double, blank_rows=False).rows[0].disputed
+    assert services.sheet_settle(table=double, number=1, choose="first", user=secretary) == [1]
+    assert not selectors.sheet_copies_compare(double)[0].unsettled
+    standings = {r.player_id: r for r in selectors.tournament_standings(tournament)}
+    assert standings[seat_2].list_points == 72 + 50
+
+
+def test_a_confirmed_game_stays_final_whatever_the_second_copy_says(
+    phone, secretary, tournament, double
+):
+    keys_both(phone, double, GRAND)
+    services.sheet_confirm(table=double, user=secretary)
+    services.game_correct(
+        game=double.games.get(),
+        data={"declarer": 2, "game": "grand", "matadors": 3, "won": True, "bid": 20},
+        user=secretary,
+    )
+    [row] = selectors.sheet_copies_compare(double)
+    assert not row.equal and not row.unsettled and not row.disputed
+    assert not selectors.disputed_games([double.pk])
+
+
+def test_turning_double_entry_on_after_the_draw_issues_the_second_links(tournament, table):
+    assert table.entry_token_2 is None
+    services.tournament_update(tournament=tournament, double_entry=True)
+    table.refresh_from_db()
+    assert table.entry_token_2 and table.entry_token_2 != table.entry_token
+
+
+def test_a_closed_series_of_an_unpublished_tournament_shows_no_sheet(
+    phone, tournament, series, table
+):
+    send(phone, table.entry_token, GRAND, number=1)
+    Series.objects.filter(pk=series.pk).update(status=Series.Status.CLOSED)
+    tournament.published = False
+    tournament.save()
+    page = phone.get(link(table.entry_token))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "This series is closed" in text
+    assert table.seats.first().player.name not in text
+    state = phone.get(link(table.entry_token, "_state"), HTTP_ACCEPT="application/json")
+    assert state.status_code == 410 and state.json()["code"] == "closed"
+    tournament.published = True
+    tournament.save()
+    assert table.seats.first().player.name in phone.get(link(table.entry_token)).content.decode()
+
+
+@pytest.mark.parametrize(
+    "target", ["/\\evil.com", "//evil.com", "https://evil.com/", "/\\/evil.com", "javascript:x"]
+)
+def test_the_next_address_stays_on_the_site(client_for, secretary, table, target):
+    response = client_for(secretary).post(
+        manage("entry_link", table), {"action": "reissue", "next": target}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == manage("entry_confirm", table)
+
+
+def test_the_next_address_may_be_a_page_of_the_site(client_for, secretary, table):
+    response = client_for(secretary).post(
+        manage("entry_link", table), {"action": "reissue", "next": "/manage/x/?a=1#b"}
+    )
+    assert response["Location"] == "/manage/x/?a=1#b"
 
 
 def test_standings_take_a_fixed_number_of_queries_under_double_entry(

@@ -135,7 +135,8 @@ class PrizeListPdf(PdfDocument):
         notes = [
             _(
                 "The pot is every entry fee and every lost-game fee; table and card fees stay "
-                "with the club. Shares of the pot are rounded to the cent."
+                "with the club. Shares of the pot are in whole cents; a cent left over by "
+                "rounding goes to the higher-placed prize, so the shares never exceed the pot."
             )
         ]
         if money.remainder < 0:

@@ -371,6 +371,8 @@ def history(changes) -> list[dict]:
                 lines.append((_field_label(name), _show(name, old), _show(name, new)))
         else:
             for name, value in change.diff.items():
+                if name == "client_id":  # the phone's row id (table_entry): not for people
+                    continue
                 if value is None or value == "" or (value is False and name != "won"):
                     continue
                 lines.append((_field_label(name), None, _show(name, value)))

@@ -5,7 +5,12 @@ the seats, the sheet with its running totals and the entry row laid out for one 
 phone's script (static/js/entry.js) keeps the rows it could not send yet and sends them
 again with the same `client_id`, so a row is entered once however often it arrives. The
 link works only for its table, only while the series is in play and the sheet open; an
-unknown or revoked link is a friendly 404 that says nothing about what exists.
+unknown or revoked link is a friendly 404 that says nothing about what exists, except to a
+row that went in before the link was revoked (its answer lost): that row is told it is on
+the sheet (410 "gone_entered"), so the phone does not offer it for entry again. Once the
+series is closed the link shows the sheet only if the tournament is published. A refusal
+because the sheet moved on (409) carries the sheet as it stands, so the phone renumbers
+the rows it still holds.
 
 Under double entry the second list keeper's link (`entry_token_2`) keys the second copy of
 the sheet; that keeper can confirm the sheet once both copies agree. The director's pages
@@ -24,6 +29,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import cached_property
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
@@ -39,6 +45,7 @@ from tournaments.views.sheet import SheetMixin, history, preview_text
 # HTTP status of a refused row, by the UserError's code (anything else: 400).
 STATUS_BY_CODE = {
     "closed": 410,
+    "deleted": 410,
     "client_id_conflict": 409,
     "number_taken": 409,
     "number_gap": 409,
@@ -79,8 +86,8 @@ def phone_texts() -> dict:
         "sending_n": _("Sending {n} game(s)…"),
         "stuck": _("{n} game(s) not sent: correct or discard the first one below."),
         "gone": _(
-            "This link no longer works. Ask the director for the new one; {n} game(s) wait on "
-            "this phone."
+            "This link no longer works: {n} game(s) typed here were not entered. Show them to "
+            "the director, who enters them; do not type them again."
         ),
         "closed": _("The sheet is closed; {n} game(s) typed here were not entered."),
         "reload": _("Reload the page to go on; {n} game(s) wait on this phone."),
@@ -119,7 +126,10 @@ class EntryLinkMixin:
             self.table, self.keeper = found
             self.series = self.table.series
             self.tournament = self.series.tournament
-            response = super().dispatch(request, *args, **kwargs)
+            if self.series.status == Series.Status.CLOSED and not self.tournament.published:
+                response = self.series_closed(request, kwargs["token"])
+            else:
+                response = super().dispatch(request, *args, **kwargs)
         for header, value in PRIVATE_HEADERS.items():
             response[header] = value
         return response
@@ -129,6 +139,23 @@ class EntryLinkMixin:
             "This link does not work (any more). Ask the tournament director for the new one."
         )
         if _wants_json(request):
+            stored = _stored_elsewhere(request) if request.method == "POST" else None
+            if stored is not None:
+                # The row went in before the link was revoked or reissued (its answer was
+                # lost): say so, so that the phone does not offer it for entry again.
+                return JsonResponse(
+                    {
+                        "ok": False,
+                        "code": "gone_entered",
+                        "number": stored,
+                        "error": _(
+                            "This link no longer works, but game %(n)s from this phone is "
+                            "on the sheet."
+                        )
+                        % {"n": stored},
+                    },
+                    status=410,
+                )
             return JsonResponse(
                 {"ok": False, "code": "unknown_link", "error": message}, status=404
             )
@@ -137,6 +164,21 @@ class EntryLinkMixin:
             "tournaments/entry/unknown.html",
             {"message": message, "storage_key": token[:64], "texts": phone_texts()},
             status=404,
+        )
+
+    def series_closed(self, request, token: str):
+        """Once a series is closed its links take nothing more; the sheet stays on view only
+        when the tournament is published (its results are public anyway)."""
+        message = _(
+            "This series is closed: its sheets take no more games. The results are shown "
+            "once the tournament is published."
+        )
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "code": "closed", "error": message}, status=410)
+        return render(
+            request,
+            "tournaments/entry/closed.html",
+            {"message": message, "storage_key": token[:64], "texts": phone_texts()},
         )
 
     @property
@@ -378,8 +420,15 @@ class EntryGamesView(EntryLinkMixin, View):
             )
         number = meta.cleaned_data["number"]
         form = self.row_form(data, number=number)
-        # A row already stored is answered as stored, even if it would not check any more.
         replay = self.stored(meta.cleaned_data["client_id"])
+        if replay is not None and not form.is_valid():
+            # The same id with a row that does not even check: not the row stored with it.
+            return self.refuse(
+                services.client_id_changed(
+                    replay["number"] if isinstance(replay, dict) else replay.number
+                ),
+                as_json=as_json,
+            )
         if replay is None and not form.is_valid():
             if as_json:
                 field, errors = next(iter(form.errors.items()))
@@ -399,7 +448,7 @@ class EntryGamesView(EntryLinkMixin, View):
             )
             stored, created = record(
                 table=self.table,
-                data=form.game_mapping() if replay is None else {},
+                data=form.game_mapping(),
                 client_id=meta.cleaned_data["client_id"],
                 number=number,
             )
@@ -436,10 +485,13 @@ class EntryGamesView(EntryLinkMixin, View):
         status = STATUS_BY_CODE.get(error.code, 400)
         if as_json:
             field = form.error_field(error) if form is not None else None
-            return JsonResponse(
-                {"ok": False, "code": error.code, "error": str(error), "field": field},
-                status=status,
-            )
+            body = {"ok": False, "code": error.code, "error": str(error), "field": field}
+            if status == 409:
+                # The sheet moved on (or is full): the phone shows it and renumbers its rows.
+                for name in ("sheet", "compare"):
+                    self.__dict__.pop(name, None)
+                body["state"] = self.state()
+            return JsonResponse(body, status=status)
         messages.error(self.request, str(error))
         return redirect(self.urls()["page"])
 
@@ -464,6 +516,16 @@ class EntryPhoneConfirmView(EntryLinkMixin, View):
         else:
             messages.success(request, _("The sheet is confirmed (%(n)s games).") % {"n": count})
         return redirect(self.urls()["page"])
+
+
+def _stored_elsewhere(request) -> int | None:
+    """The game number of a phone row (JSON body's client_id) already on a sheet, if any."""
+    try:
+        body = json.loads(request.body or b"{}")
+        client_id = uuid.UUID(str(body.get("client_id")))
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return services.client_id_entered(client_id)
 
 
 def _positive_int(raw) -> int | None:
@@ -630,5 +692,9 @@ class EntryQrView(SheetMixin, View):
 
 
 def _next_or(request, default: str) -> str:
+    """`next` if it is a path on this site (not `//evil.com`, `/\\evil.com`), else default."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    return target if target.startswith("/") and not target.startswith("//") else default
+    safe = target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if safe else default
