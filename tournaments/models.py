@@ -300,6 +300,14 @@ class Series(models.Model):
         RANDOM = "random", _("random")
         STANDINGS = "standings", _("seeded by the standings")
 
+    class KeepApart(models.TextChoices):
+        """Who the draw keeps apart (`tournaments.draw.KEEP_APART_CHOICES`)."""
+
+        TEAM = "team", _("members of a team")
+        CLUB = "club", _("members of a club")
+        TEAM_AND_CLUB = "team_and_club", _("members of a team or a club")
+        NONE = "none", _("nobody")
+
     class Status(models.TextChoices):
         OPEN = "open", _("in play")
         CLOSED = "closed", _("closed")
@@ -309,6 +317,11 @@ class Series(models.Model):
     draw_seed = models.BigIntegerField(_("draw seed"))
     draw_method = models.CharField(
         _("draw"), max_length=10, choices=DrawMethod.choices, default=DrawMethod.RANDOM
+    )
+    # Stored with the seed so that the same draw can be made again (not in the interchange
+    # document, which records the seating itself).
+    keep_apart = models.CharField(
+        _("keep apart"), max_length=16, choices=KeepApart.choices, default=KeepApart.TEAM
     )
     status = models.CharField(
         _("status"), max_length=8, choices=Status.choices, default=Status.OPEN

@@ -451,11 +451,15 @@ def table_reopen(*, table: Table, user=None) -> Table:
 # --------------------------------------------------------------------------------------
 
 
-def _previous_opponents(tournament: Tournament) -> set[frozenset[int]]:
+def _previous_opponents(
+    tournament: Tournament, *, before: int | None = None
+) -> set[frozenset[int]]:
+    """Pairs of players who have met at a table; only series numbered below `before` if set."""
+    seats = Seat.objects.filter(series__tournament=tournament)
+    if before is not None:
+        seats = seats.filter(series__number__lt=before)
     by_table: dict[int, list[int]] = {}
-    for table_id, player_id in Seat.objects.filter(series__tournament=tournament).values_list(
-        "table_id", "player_id"
-    ):
+    for table_id, player_id in seats.values_list("table_id", "player_id"):
         by_table.setdefault(table_id, []).append(player_id)
     pairs = set()
     for players in by_table.values():
@@ -466,10 +470,13 @@ def _previous_opponents(tournament: Tournament) -> set[frozenset[int]]:
 
 
 def _draw_tables(
-    *, tournament: Tournament, method: str, seed: int, keep_apart: str
+    *, tournament: Tournament, method: str, seed: int, keep_apart: str, number: int
 ) -> list[list[int]]:
+    """The seating of series `number`; earlier series give the previous opponents."""
     from tournaments.selectors import tournament_standings
 
+    if keep_apart not in Series.KeepApart.values:
+        raise UserError(_("Choose whom the draw keeps apart."), field="keep_apart")
     registrations = list(
         Registration.objects.filter(tournament=tournament).select_related("player__club")
     )
@@ -483,18 +490,36 @@ def _draw_tables(
     ]
     ranking = None
     if method == Series.DrawMethod.STANDINGS:
+        # Seeding needs final standings: every sheet of the earlier series closed.
+        open_sheets = (
+            Table.objects.filter(
+                series__tournament=tournament, series__number__lt=number, closed=False
+            )
+            .order_by("series__number", "number")
+            .values_list("series__number", "number")
+        )
+        if open_sheets:
+            series_number, table_number = open_sheets[0]
+            raise UserError(
+                _(
+                    "The standings are not final: table %(table)s of series %(series)s is "
+                    "still open. Close every sheet before a draw seeded by the standings."
+                )
+                % {"table": table_number, "series": series_number}
+            )
         ranked = [row.player_id for row in tournament_standings(tournament)]
         registered = {e.id for e in entrants}
         ranking = [pid for pid in ranked if pid in registered]
         # Players without a result yet (late entries) go to the end, in name order.
-        ranking += sorted(registered - set(ranking), key=lambda pid: pid)
+        names = {r.player_id: r.player.name.casefold() for r in registrations}
+        ranking += sorted(registered - set(ranking), key=lambda pid: (names[pid], pid))
     try:
         return draw_engine.draw(
             entrants,
             seed=seed,
             ranking=ranking,
             keep_apart=keep_apart,
-            previous_opponents=_previous_opponents(tournament),
+            previous_opponents=_previous_opponents(tournament, before=number),
         )
     except draw_engine.DrawError as error:
         raise UserError(_draw_message(error, len(entrants)), code=error.code) from None
@@ -542,10 +567,14 @@ def series_draw(
             raise UserError(_("The tournament is finished."))
         number = (tournament.series.aggregate(n=Max("number"))["n"] or 0) + 1
         tables = _draw_tables(
-            tournament=tournament, method=method, seed=seed, keep_apart=keep_apart
+            tournament=tournament, method=method, seed=seed, keep_apart=keep_apart, number=number
         )
         series = Series.objects.create(
-            tournament=tournament, number=number, draw_seed=seed, draw_method=method
+            tournament=tournament,
+            number=number,
+            draw_seed=seed,
+            draw_method=method,
+            keep_apart=keep_apart,
         )
         _create_tables(series, tables)
         table_links_issue(series=series)
@@ -556,10 +585,10 @@ def series_redraw(
     *,
     series: Series,
     seed: int | None = None,
-    keep_apart: str = "team",
+    keep_apart: str | None = None,
     user: AbstractBaseUser | None = None,
 ) -> Series:
-    """Draw a series again, before its first game."""
+    """Draw a series again, before its first game (`keep_apart` None: as it was drawn)."""
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
     with transaction.atomic():
@@ -568,14 +597,18 @@ def series_redraw(
             raise UserError(_("Games have been entered; the series can no longer be redrawn."))
         series.tables.all().delete()
         # The series being redrawn is not a previous series: its pairs are gone with it.
+        if keep_apart is None:
+            keep_apart = series.keep_apart
         tables = _draw_tables(
             tournament=series.tournament,
             method=series.draw_method,
             seed=seed,
             keep_apart=keep_apart,
+            number=series.number,
         )
         series.draw_seed = seed
-        series.save(update_fields=["draw_seed"])
+        series.keep_apart = keep_apart
+        series.save(update_fields=["draw_seed", "keep_apart"])
         _create_tables(series, tables)
         table_links_issue(series=series)
     return series

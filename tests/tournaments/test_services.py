@@ -227,16 +227,83 @@ class TestSeriesDraw:
         with pytest.raises(UserError, match="redrawn"):
             services.series_redraw(series=series, seed=5)
 
+    def play_one_game_per_table(self, tournament, series, matadors_by_table):
+        """Each table plays a one-game series, won by seat 2 with `matadors` (then closed)."""
+        winners = []
+        for table in series.tables.order_by("number"):
+            matadors = matadors_by_table[table.number]
+            data = {**GRAND, "matadors": matadors}
+            services.game_record(table=table, data=data)
+            services.table_close(table=table)
+            winners.append(table.seats.get(number=2).player_id)
+        return winners
+
     def test_second_series_seeded_by_the_standings(self, tournament, roster):
-        for p in roster(8):
+        for p in roster(16):
             RegistrationFactory(tournament=tournament, player=p)
+        services.tournament_update(tournament=tournament, games_per_series_4=1)
         first = services.series_draw(tournament=tournament, seed=3)
-        table = first.tables.get(number=2)
-        services.game_record(table=table, data=GRAND)
-        leader = table.seats.get(number=2).player_id
+        # Four distinct winners: grand with 4, 3, 2, 1 ranks them in that order.
+        winners = self.play_one_game_per_table(tournament, first, {1: 4, 2: 3, 3: 2, 4: 1})
         second = services.series_draw(tournament=tournament, method="standings", seed=4)
         assert second.number == 2
-        assert leader in second.tables.get(number=1).seats.values_list("player_id", flat=True)
+        # Rules §4 / draw.py: the best four players sit at table 1. They have never met,
+        # so keeping apart has no reason to move any of them.
+        top = set(second.tables.get(number=1).seats.values_list("player_id", flat=True))
+        assert top == set(winners)
+
+    def test_a_seeded_draw_needs_every_earlier_sheet_closed(self, tournament, roster):
+        for p in roster(8):
+            RegistrationFactory(tournament=tournament, player=p)
+        services.tournament_update(tournament=tournament, games_per_series_4=1)
+        first = services.series_draw(tournament=tournament, seed=3)
+        table = first.tables.get(number=1)
+        services.game_record(table=table, data=GRAND)
+        services.table_close(table=table)
+        with pytest.raises(UserError, match="table 2 of series 1 is still open"):
+            services.series_draw(tournament=tournament, method="standings", seed=4)
+        assert Series.objects.count() == 1
+        # A random draw does not depend on the standings.
+        assert services.series_draw(tournament=tournament, seed=4).number == 2
+
+    def test_players_without_a_result_are_seeded_in_name_order(self, tournament, club):
+        # Created in reverse name order, so ids and names disagree; nobody has a result yet.
+        names = ["Hanna", "Gerd", "Fritz", "Emil", "Dora", "Carl", "Berta", "Anna"]
+        for name in names:
+            RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
+        series = services.series_draw(
+            tournament=tournament, method="standings", seed=4, keep_apart="none"
+        )
+        tables = {
+            t.number: {s.player.name for s in t.seats.select_related("player")}
+            for t in series.tables.all()
+        }
+        assert tables == {
+            1: {"Anna", "Berta", "Carl", "Dora"},
+            2: {"Emil", "Fritz", "Gerd", "Hanna"},
+        }
+
+    def test_the_draw_remembers_who_it_kept_apart(self, tournament, roster):
+        for p in roster(8):
+            RegistrationFactory(tournament=tournament, player=p)
+        series = services.series_draw(tournament=tournament, seed=3, keep_apart="club")
+        assert series.keep_apart == "club"
+        seats = list(series.seats.order_by("table__number", "number").values_list("player_id"))
+        services.series_redraw(series=series, seed=8)
+        services.series_redraw(series=series, seed=3)  # keep_apart as it was drawn
+        series.refresh_from_db()
+        assert series.keep_apart == "club"
+        assert (
+            list(series.seats.order_by("table__number", "number").values_list("player_id"))
+            == seats
+        )
+
+    def test_an_unknown_keep_apart_is_refused(self, tournament, roster):
+        for p in roster(4):
+            RegistrationFactory(tournament=tournament, player=p)
+        with pytest.raises(UserError, match="keeps apart"):
+            services.series_draw(tournament=tournament, seed=3, keep_apart="family")
+        assert not Series.objects.exists()
 
     def test_swap_two_seats_before_the_start(self, table):
         a, b = table.seats.get(number=1), table.seats.get(number=3)

@@ -1,12 +1,14 @@
 """Public pages and the secretaries' pages (sheet entry has its own module): who may do what."""
 
+from html.parser import HTMLParser
+
 import pytest
 from django.urls import reverse
 
-from tests.factories import PlayerFactory, RegistrationFactory
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tournaments import services
-from tournaments.models import Registration, Series, Tournament
+from tournaments.models import Registration, Seat, Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -158,7 +160,7 @@ def manage_posts(tournament, club):
         ),
         (
             reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1}),
-            {"action": "redraw", "method": "random", "keep_apart": "team", "seed": "5"},
+            {"action": "redraw", "keep_apart": "team", "seed": "5"},
         ),
         (reverse("manage:club_players", kwargs={"club": club.pk}), {"name": "Jörg Łukasz"}),
     ]
@@ -342,3 +344,100 @@ def test_forbidden_page_explains(client_for, other_club_secretary, tournament, s
     response = client_for(other_club_secretary).get(url)
     assert response.status_code == 403
     assert "secretaries of the club" in response.content.decode()
+
+
+class _FormFields(HTMLParser):
+    """The fields each <form> of a page posts: {form index: [(name, value), ...]}."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms: list[dict] = []
+        self._select = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self.forms.append({"fields": [], "buttons": []})
+        elif not self.forms:
+            return
+        elif tag == "input" and attrs.get("name"):
+            if attrs.get("type") in ("checkbox", "radio") and "checked" not in attrs:
+                return
+            self.forms[-1]["fields"].append((attrs["name"], attrs.get("value", "")))
+        elif tag == "button" and attrs.get("name"):
+            self.forms[-1]["buttons"].append((attrs["name"], attrs.get("value", "")))
+        elif tag == "select":
+            self._select = attrs["name"]
+        elif tag == "option" and self._select and "selected" in attrs:
+            self.forms[-1]["fields"].append((self._select, attrs.get("value", "")))
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+
+
+def form_posting(html: str, button: tuple[str, str]) -> dict[str, str]:
+    """What the page's form with that submit button posts when the button is pressed."""
+    parser = _FormFields()
+    parser.feed(html)
+    for form in parser.forms:
+        if button in form["buttons"]:
+            return dict([*form["fields"], button])
+    raise AssertionError(f"no form with the button {button}")
+
+
+class TestSeriesPage:
+    def series_url(self, tournament, number=1):
+        return reverse("manage:series", kwargs={"tournament": tournament.slug, "series": number})
+
+    def test_draw_again_posts_what_the_page_offers(self, client_for, secretary, tournament):
+        for p in PlayerFactory.create_batch(8, club=tournament.club):
+            RegistrationFactory(tournament=tournament, player=p)
+        services.series_draw(tournament=tournament, seed=3, keep_apart="club")
+        client = client_for(secretary)
+        page = client.get(self.series_url(tournament)).content.decode()
+        data = form_posting(page, ("action", "redraw"))
+        assert data["keep_apart"] == "club"  # the form starts from the series' own setting
+        data["seed"] = "5"
+        response = client.post(
+            reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1}),
+            data,
+            follow=True,
+        )
+        assert "The series was drawn again." in response.content.decode()
+        series = Series.objects.get()
+        assert (series.draw_seed, series.keep_apart) == (5, "club")
+
+    @pytest.mark.parametrize(
+        "seats", [["abc", "1"], ["1", str(10**30)], ["1"], ["-1", "0"], ["1", "2", "3"]]
+    )
+    def test_swap_with_bad_seat_ids_gives_a_message(
+        self, seats, client_for, secretary, tournament, series
+    ):
+        before = list(Seat.objects.order_by("pk").values_list("pk", "player_id"))
+        response = client_for(secretary).post(
+            reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1}),
+            {"action": "swap", "seat": seats},
+            follow=True,
+        )
+        assert response.status_code == 200
+        assert "Choose exactly two seats to swap." in response.content.decode()
+        assert list(Seat.objects.order_by("pk").values_list("pk", "player_id")) == before
+
+    def test_players_who_met_before_are_flagged(self, client_for, secretary, tournament):
+        for p in PlayerFactory.create_batch(4, club=tournament.club):
+            RegistrationFactory(tournament=tournament, player=p)
+        services.series_draw(tournament=tournament, seed=1)
+        client = client_for(secretary)
+        assert "met before" not in client.get(self.series_url(tournament)).content.decode()
+        services.series_draw(tournament=tournament, seed=2)
+        page = client.get(self.series_url(tournament, 2)).content.decode()
+        assert page.count("met before") == 6  # four players at one table again: six pairs
+
+    def test_the_warning_checks_what_the_draw_kept_apart(self, client_for, secretary, tournament):
+        other = ClubFactory(name="Skatclub Gera")
+        for p in [*PlayerFactory.create_batch(2, club=other), *PlayerFactory.create_batch(2)]:
+            RegistrationFactory(tournament=tournament, player=p)
+        services.series_draw(tournament=tournament, seed=1, keep_apart="club")
+        page = client_for(secretary).get(self.series_url(tournament)).content.decode()
+        assert "same club" in page
