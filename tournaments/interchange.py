@@ -42,6 +42,7 @@ from django.utils.translation import gettext as _
 from tournaments import selectors, services
 from tournaments.errors import UserError
 from tournaments.models import (
+    PENALTY_LIMIT,
     Club,
     Game,
     GameType,
@@ -53,6 +54,7 @@ from tournaments.models import (
     Series,
     Table,
     Tournament,
+    has_control_characters,
 )
 
 FORMAT = "skat-tournament/1"
@@ -316,6 +318,9 @@ class _Checker:
         if not isinstance(value, str):
             wording = _("a string or null") if nullable else _("a string")
             self.error(place, _("%(field)s must be %(what)s") % {"field": name, "what": wording})
+            return None
+        if has_control_characters(value):
+            self.error(place, _("%(field)s contains a control character") % {"field": name})
             return None
         if strip:
             value = value.strip()
@@ -610,8 +615,12 @@ class _Checker:
             self.unknown_fields(place, data, PENALTY_FIELDS)
             seat = self.integer(place, data, "seat", low=1, high=size)
             points = data.get("points")
-            if not _is_int(points) or points == 0 or abs(points) > INT_MAX:
-                self.error(place, _("points must be a whole number other than 0"))
+            if not _is_int(points) or points == 0 or abs(points) > PENALTY_LIMIT:
+                self.error(
+                    place,
+                    _("points must be a whole number from %(low)s to %(high)s other than 0")
+                    % {"low": -PENALTY_LIMIT, "high": PENALTY_LIMIT},
+                )
                 points = None
             reason = self.text(
                 place, data, "reason", required=False, max_length=NAME_MAX, strip=False

@@ -12,12 +12,29 @@ which also stores the computed values of each game (value, score, list points) s
 standings are plain SQL sums (`tournaments.selectors`).
 """
 
+import unicodedata
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+
+def has_control_characters(text: str) -> bool:
+    """NUL, tab, line breaks and the like: PostgreSQL refuses NUL, and no name holds them."""
+    return any(unicodedata.category(ch) == "Cc" for ch in text)
+
+
+def validate_no_control_characters(value: str):
+    if has_control_characters(value):
+        raise ValidationError(
+            _("Remove the control character (such as NUL or a line break)."),
+            code="control_character",
+        )
 
 
 class RuleSet(models.TextChoices):
@@ -66,7 +83,9 @@ class RamschResult(models.TextChoices):
 
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120, unique=True)
+    name = models.CharField(
+        _("name"), max_length=120, unique=True, validators=[validate_no_control_characters]
+    )
     city = models.CharField(_("city"), max_length=120, blank=True)
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -86,7 +105,7 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_no_control_characters])
     club = models.ForeignKey(
         Club,
         on_delete=models.PROTECT,
@@ -95,7 +114,9 @@ class Player(models.Model):
         blank=True,
         verbose_name=_("club"),
     )
-    team = models.CharField(_("team"), max_length=120, blank=True)
+    team = models.CharField(
+        _("team"), max_length=120, blank=True, validators=[validate_no_control_characters]
+    )
     category = models.CharField(
         _("category"), max_length=16, choices=Category.choices, blank=True, default=""
     )
@@ -134,7 +155,7 @@ class Season(models.Model):
     club = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="seasons", verbose_name=_("club")
     )
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_no_control_characters])
     slug = models.SlugField(_("short name"), max_length=80, unique=True)
     teams_best_n = models.PositiveSmallIntegerField(
         _("team scores count the best"),
@@ -172,7 +193,7 @@ class Tournament(models.Model):
         related_name="tournaments",
         verbose_name=_("league season"),
     )
-    name = models.CharField(_("name"), max_length=160)
+    name = models.CharField(_("name"), max_length=160, validators=[validate_no_control_characters])
     slug = models.SlugField(_("short name"), max_length=80, unique=True)
     date = models.DateField(_("date"))
     rules = models.CharField(
@@ -532,12 +553,23 @@ class SheetCopy(models.Model):
         return f"{self.table} (2)"
 
 
+# A fine is a few dozen points (NA misdeal −10, rules §3.6); a thousand either way is
+# already far beyond any real one, so a larger number is a typing mistake.
+PENALTY_LIMIT = 1000
+
+
 class Penalty(models.Model):
     """Point fines for a seat (NA misdeal −10 etc., rules §3.6), added to its game points."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
     seat = models.PositiveSmallIntegerField(_("seat"))
-    points = models.IntegerField(_("points"))
+    points = models.IntegerField(
+        _("points"),
+        validators=[
+            MinValueValidator(-PENALTY_LIMIT),
+            MaxValueValidator(PENALTY_LIMIT),
+        ],
+    )
     reason = models.CharField(_("reason"), max_length=120, blank=True)
 
     class Meta:
@@ -549,10 +581,50 @@ class Penalty(models.Model):
                 condition=Q(seat__gte=1) & Q(seat__lte=4), name="penalty_seat_1_to_4"
             ),
             models.CheckConstraint(condition=~Q(points=0), name="penalty_not_zero"),
+            models.CheckConstraint(
+                condition=Q(points__gte=-PENALTY_LIMIT) & Q(points__lte=PENALTY_LIMIT),
+                name="penalty_points_in_range",
+            ),
         ]
 
     def __str__(self):
         return f"{self.seat}: {self.points} {self.reason}".strip()
+
+
+class PenaltyChange(models.Model):
+    """The history of a sheet's penalties: who entered or deleted which penalty, when."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("entered")
+        DELETED = "deleted", _("deleted")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalty_changes")
+    penalty = models.ForeignKey(
+        Penalty, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes"
+    )
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    # The penalty as it was (it is gone after a deletion).
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    points = models.IntegerField(_("points"))
+    penalty_reason = models.CharField(_("penalty for"), max_length=120, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("penalty change")
+        verbose_name_plural = _("penalty changes")
+
+    def __str__(self):
+        return f"{self.get_action_display()} {self.seat}: {self.points}"
 
 
 class Prize(models.Model):

@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -39,6 +39,7 @@ from tournaments.models import (
     GameType,
     Payment,
     Penalty,
+    PenaltyChange,
     Player,
     Prize,
     Registration,
@@ -231,6 +232,13 @@ def _check_open(table: Table):
         raise UserError(_("This series is closed; reopen it to change its sheets."))
 
 
+def _check_sheet_open(table: Table):
+    """A closed sheet is final: reopen it before changing anything on it."""
+    _check_open(table)
+    if table.closed:
+        raise UserError(_("This sheet is closed; reopen it to change it."))
+
+
 def game_record(*, table: Table, data: Mapping, user: AbstractBaseUser | None = None) -> Game:
     """Enter the next row of a table's sheet."""
     with transaction.atomic():
@@ -303,7 +311,7 @@ def game_correct(
     """Replace the declared fields of an entered game; the change is kept in its history."""
     with transaction.atomic():
         table = _locked_table(game.table)
-        _check_open(table)
+        _check_sheet_open(table)
         current = Game.objects.select_for_update().get(pk=game.pk)
         before = _game_snapshot(current)
         updated = game_build(table=table, number=current.number, data=data)
@@ -332,7 +340,7 @@ def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str
     """Delete the last row of a sheet (a row in the middle is corrected instead)."""
     with transaction.atomic():
         table = _locked_table(game.table)
-        _check_open(table)
+        _check_sheet_open(table)
         last = table.games.aggregate(n=Max("number"))["n"]
         if game.number != last:
             raise UserError(
@@ -369,14 +377,48 @@ def game_preview(*, table: Table, data: Mapping, number: int | None = None) -> d
 def penalty_record(
     *, table: Table, seat: int, points: int, reason: str = "", user=None
 ) -> Penalty:
+    """Fine a seat (rules §3.6); kept in the sheet's penalty history."""
     with transaction.atomic():
         table = _locked_table(table)
-        _check_open(table)
+        _check_sheet_open(table)
         if not 1 <= seat <= table.size:
             raise UserError(_("Seat %(seat)s does not exist at this table.") % {"seat": seat})
         if points == 0:
             raise UserError(_("A penalty of 0 points changes nothing."))
-        return Penalty.objects.create(table=table, seat=seat, points=points, reason=reason)
+        penalty = _validated(
+            Penalty(table=table, seat=seat, points=points, reason=reason.strip()),
+            exclude=["table"],
+        )
+        penalty.save()
+        PenaltyChange.objects.create(
+            table=table,
+            penalty=penalty,
+            action=PenaltyChange.Action.CREATED,
+            seat=penalty.seat,
+            points=penalty.points,
+            penalty_reason=penalty.reason,
+            user=_user(user),
+        )
+    return penalty
+
+
+def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
+    """Remove a mistyped penalty; its history keeps what it was, who removed it and why."""
+    with transaction.atomic():
+        table = _locked_table(penalty.table)
+        _check_sheet_open(table)
+        penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+        PenaltyChange.objects.create(
+            table=table,
+            penalty=None,
+            action=PenaltyChange.Action.DELETED,
+            seat=penalty.seat,
+            points=penalty.points,
+            penalty_reason=penalty.reason,
+            user=_user(user),
+            reason=reason.strip()[:200],
+        )
+        penalty.delete()
 
 
 # --------------------------------------------------------------------------------------
@@ -845,6 +887,32 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
             and Game.objects.filter(table__series__tournament=tournament).exists()
         ):
             raise UserError(_("Games have been entered; the rule set can no longer change."))
+        for size in (3, 4):
+            length = fields.get(f"games_per_series_{size}")
+            if length is None:
+                continue
+            longest = (
+                Table.objects.filter(series__tournament=tournament, size=size)
+                .annotate(played=Count("games"))
+                .filter(played__gt=length)
+                .order_by("-played", "series__number", "number")
+                .select_related("series")
+                .first()
+            )
+            if longest is not None:
+                raise UserError(
+                    _(
+                        "Table %(table)s of series %(series)s already holds %(played)s games; "
+                        "a series at a table of %(size)s cannot be shorter than that."
+                    )
+                    % {
+                        "table": longest.number,
+                        "series": longest.series.number,
+                        "played": longest.played,
+                        "size": size,
+                    },
+                    field=f"games_per_series_{size}",
+                )
         for key, value in fields.items():
             setattr(tournament, key, value)
         _validated(tournament)
@@ -868,12 +936,15 @@ def tournament_set_status(*, tournament: Tournament, status: str) -> Tournament:
 
 
 def registration_add(*, tournament: Tournament, players: Iterable[Player]) -> int:
-    """Register players (already registered ones are skipped); returns how many were added."""
+    """Register players (already registered ones and repeats are skipped); returns how many
+    were added."""
     with transaction.atomic():
         existing = set(tournament.registrations.values_list("player_id", flat=True))
-        new = [
-            Registration(tournament=tournament, player=p) for p in players if p.pk not in existing
-        ]
+        new = []
+        for player in players:
+            if player.pk not in existing:
+                existing.add(player.pk)
+                new.append(Registration(tournament=tournament, player=player))
         Registration.objects.bulk_create(new)
     return len(new)
 

@@ -463,7 +463,12 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
             return self.render_to_response(self.get_context_data(form=form))
         upload = form.cleaned_data["file"]
         try:
-            report = player_import.read_player_list(upload.name, upload.read())
+            report = player_import.read_player_list(
+                upload.name,
+                upload.read(),
+                home_club=self.tournament.club.name,
+                known_clubs=Club.objects.values_list("name", flat=True),
+            )
         except player_import.ImportFileError as error:
             form.add_error("file", str(error))
             return self.render_to_response(self.get_context_data(form=form))
