@@ -109,21 +109,21 @@ def test_only_the_clubs_secretary_imports(request, client_for, who, status, tour
 
 
 def test_a_row_without_club_and_a_row_with_the_home_club_are_the_same_player():
-    data = "Name;Verein\nAnna Neu;\nAnna Neu;Skatfreunde Altenburg\n".encode()
+    data = b"Name;Verein\nAnna Neu;\nAnna Neu;Skatfreunde Altenburg\n"
     report = read_player_list("liste.csv", data, home_club="Skatfreunde Altenburg")
     assert [r.line for r in report.rows] == [2]
     assert report.errors == [(3, "Anna Neu is listed twice (line 2)")]
 
 
 def test_two_names_with_one_federation_number_are_the_same_player():
-    data = "Name;Verein;Mitgliedsnummer\nAnna Neu;;77\nAnne Neu;;77\nOtto;Gast;77\n".encode()
+    data = b"Name;Verein;Mitgliedsnummer\nAnna Neu;;77\nAnne Neu;;77\nOtto;Gast;77\n"
     report = read_player_list("liste.csv", data, home_club="Skatfreunde Altenburg")
     assert [r.line for r in report.rows] == [2, 4]  # another club may use the same number
     assert report.errors == [(3, "federation number 77 is listed twice (line 2)")]
 
 
 def test_a_club_not_on_the_site_is_marked_new():
-    data = "Name;Verein\nA;\nB;skatclub leipzig\nC;Neuer Verein\n".encode()
+    data = b"Name;Verein\nA;\nB;skatclub leipzig\nC;Neuer Verein\n"
     report = read_player_list(
         "liste.csv", data, home_club="Skatfreunde Altenburg", known_clubs=["Skatclub Leipzig"]
     )
@@ -182,7 +182,10 @@ def test_confirming_a_list_with_one_player_twice_registers_once(
     PlayerFactory(club=club, name="Bob Alt", federation_number="5")
     # Line 3 names the known player by name, line 2 by his number: the preview cannot
     # know they are the same, the import must not fail.
-    data = "Name;Verein;Mitgliedsnummer\nRobert Alt;;5\nBob Alt;;\nAnna Neu;;\nAnna Neu;Skatfreunde Altenburg;\n".encode()
+    data = (
+        b"Name;Verein;Mitgliedsnummer\nRobert Alt;;5\nBob Alt;;\n"
+        b"Anna Neu;;\nAnna Neu;Skatfreunde Altenburg;\n"
+    )
     client = client_for(secretary)
     url = reverse("manage:registration_import", kwargs={"tournament": tournament.slug})
     preview = client.post(url, {"file": SimpleUploadedFile("liste.csv", data)})
@@ -201,7 +204,7 @@ def test_registration_add_skips_repeats(tournament, club, db):
 
 @pytest.mark.django_db
 def test_the_preview_shows_new_clubs(client_for, secretary, tournament):
-    data = "Name;Verein\nA;\nB;Ganz Neuer Verein\n".encode()
+    data = b"Name;Verein\nA;\nB;Ganz Neuer Verein\n"
     url = reverse("manage:registration_import", kwargs={"tournament": tournament.slug})
     page = client_for(secretary).post(url, {"file": SimpleUploadedFile("l.csv", data)})
     assert page.content.decode().count("new club") == 1

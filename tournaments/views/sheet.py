@@ -210,6 +210,9 @@ class GameCorrectView(SheetMixin, TemplateView):
                     reason=form.cleaned_data["reason"],
                 )
             except UserError as error:
+                if self.table.closed:  # the page shows no form to put the error on
+                    messages.error(request, str(error))
+                    return redirect(self.sheet_url(f"game-{self.game.number}"))
                 form.add_user_error(error)
             else:
                 if game.updated == before:
