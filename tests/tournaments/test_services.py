@@ -6,7 +6,7 @@ from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tournaments import selectors, services
 from tournaments.errors import UserError
-from tournaments.models import Game, GameChange, Penalty, Seat, Series, Tournament
+from tournaments.models import Game, GameChange, Penalty, Player, Seat, Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -326,6 +326,38 @@ class TestTournamentSettings:
         with pytest.raises(UserError, match="rule set"):
             services.tournament_update(tournament=table.series.tournament, rules="na")
 
+    def test_the_series_cannot_be_shorter_than_a_sheet(self, table):
+        tournament = table.series.tournament
+        for declarer in (2, 3, 4):
+            services.game_record(table=table, data={**GRAND, "declarer": declarer})
+        with pytest.raises(UserError, match="Table 1 of series 1 already holds 3 games"):
+            services.tournament_update(tournament=tournament, games_per_series_4=2)
+        tournament.refresh_from_db()
+        assert tournament.games_per_series_4 == 48
+        # Three games fit; the 3-table length is not limited by a 4-table's sheet.
+        services.tournament_update(tournament=tournament, games_per_series_4=3)
+        services.tournament_update(tournament=tournament, games_per_series_3=1)
+        services.table_close(table=table)
+
+    def test_the_settings_page_names_the_longest_sheet(self, table, client_for, secretary):
+        from django.urls import reverse
+
+        from tournaments.forms import TournamentForm
+
+        tournament = table.series.tournament
+        for declarer in (2, 3):
+            services.game_record(table=table, data={**GRAND, "declarer": declarer})
+        form = TournamentForm(instance=tournament, club=tournament.club)
+        data = {k: v for k, v in form.initial.items() if v is not None and v is not False}
+        data.update(games_per_series_4=1, date="2026-11-21")
+        response = client_for(secretary).post(
+            reverse("manage:tournament_settings", kwargs={"tournament": tournament.slug}), data
+        )
+        assert response.status_code == 200
+        assert "Table 1 of series 1 already holds 2 games" in response.content.decode()
+        tournament.refresh_from_db()
+        assert tournament.games_per_series_4 == 48
+
     def test_finish_needs_closed_series(self, table):
         with pytest.raises(UserError, match="Close every series"):
             services.tournament_set_status(
@@ -375,3 +407,28 @@ def test_a_player_with_payments_cannot_be_unregistered(tournament, club):
     with pytest.raises(UserError, match="payments"):
         services.registration_remove(registration=registration)
     assert registration.payments.count() == 1
+
+
+class TestControlCharacters:
+    @pytest.mark.parametrize("name", ["Anna\x00Neu", "Anna\x1bNeu"])
+    def test_a_player_name_with_a_control_character_is_refused(self, club, name):
+        with pytest.raises(UserError, match="control character"):
+            services.player_create(name=name, club=club)
+        assert not Player.objects.filter(club=club).exists()
+
+    def test_a_club_tournament_and_season_name_too(self, club):
+        import datetime
+
+        with pytest.raises(UserError, match="control character"):
+            services.club_create(name="Club\x00")
+        with pytest.raises(UserError, match="control character"):
+            services.season_create(club=club, name="Liga\x00")
+        with pytest.raises(UserError, match="control character"):
+            services.tournament_create(club=club, name="T\x00", date=datetime.date(2026, 1, 1))
+        with pytest.raises(UserError, match="control character"):
+            services.player_create(name="Anna", club=club, team="Team\x00")
+
+    def test_a_player_import_row_with_a_nul_is_refused(self, tournament):
+        with pytest.raises(UserError, match="control character"):
+            services.players_import(tournament=tournament, rows=[{"name": "A\x00"}])
+        assert not Player.objects.filter(name__startswith="A").exists()
