@@ -3,12 +3,13 @@
 from html.parser import HTMLParser
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tournaments import services
-from tournaments.models import Registration, Seat, Series, Tournament
+from tournaments.models import Player, Registration, Seat, Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -441,3 +442,105 @@ class TestSeriesPage:
         services.series_draw(tournament=tournament, seed=1, keep_apart="club")
         page = client_for(secretary).get(self.series_url(tournament)).content.decode()
         assert "same club" in page
+
+
+SETTINGS = {
+    "name": "Herbstpreisskat",
+    "date": "2026-11-21",
+    "rules": "ispa",
+    "list_scoring": "on",
+    "bonus_won": 50,
+    "bonus_lost": 50,
+    "bonus_others_3": 40,
+    "bonus_others_4": 30,
+    "games_per_series_4": 32,
+    "games_per_series_3": 24,
+}
+
+
+def _club_player(club):
+    return PlayerFactory(club=club, name="Ida Alt", team="")
+
+
+# Each secretary's POST: (url name, url kwargs, data, what the secretary's POST changed).
+SECRETARY_POSTS = {
+    "registration_add": (
+        lambda t, c, p: reverse("manage:registration_add", kwargs={"tournament": t.slug}),
+        lambda t, c, p: {"players": [p.pk]},
+        lambda t, c, p: t.registrations.filter(player=p).exists(),
+    ),
+    "tournament_lots": (
+        lambda t, c, p: reverse("manage:tournament_lots", kwargs={"tournament": t.slug}),
+        lambda t, c, p: {f"lot_{t.registrations.first().player_id}": "1"},
+        lambda t, c, p: t.registrations.exclude(lot=None).exists(),
+    ),
+    "tournament_settings": (
+        lambda t, c, p: reverse("manage:tournament_settings", kwargs={"tournament": t.slug}),
+        lambda t, c, p: SETTINGS,
+        lambda t, c, p: Tournament.objects.get(pk=t.pk).games_per_series_4 == 32,
+    ),
+    "tournament_new": (
+        lambda t, c, p: reverse("manage:tournament_new", kwargs={"club": c.pk}),
+        lambda t, c, p: {**SETTINGS, "name": "Winterpreisskat"},
+        lambda t, c, p: Tournament.objects.filter(name="Winterpreisskat", club=c).exists(),
+    ),
+    "season_new": (
+        lambda t, c, p: reverse("manage:season_new", kwargs={"club": c.pk}),
+        lambda t, c, p: {"name": "Liga 2027"},
+        lambda t, c, p: c.seasons.filter(name="Liga 2027").exists(),
+    ),
+    "player_edit": (
+        lambda t, c, p: reverse("manage:player_edit", kwargs={"club": c.pk, "pk": p.pk}),
+        lambda t, c, p: {"name": "Ida Neu", "team": "Altenburg II", "category": "ladies"},
+        lambda t, c, p: Player.objects.get(pk=p.pk).name == "Ida Neu",
+    ),
+    "registration_import": (
+        lambda t, c, p: reverse("manage:registration_import", kwargs={"tournament": t.slug}),
+        lambda t, c, p: {"file": SimpleUploadedFile("liste.csv", "Name\nJörg Łukasz\n".encode())},
+        # The upload only previews; the confirmation (posted by the same user) registers.
+        lambda t, c, p: t.registrations.filter(player__name="Jörg Łukasz").exists(),
+    ),
+}
+
+
+@pytest.mark.parametrize("who", USERS)
+@pytest.mark.parametrize("action", sorted(SECRETARY_POSTS))
+def test_only_the_clubs_secretary_posts(who, action, as_user, tournament, series, club):
+    url_of, data_of, changed = SECRETARY_POSTS[action]
+    ida = _club_player(club)
+    client = as_user(who)
+    url = url_of(tournament, club, ida)
+    response = client.post(url, data_of(tournament, club, ida))
+    if action == "registration_import":
+        assert client.post(url, {"confirm": "1"}).status_code == response.status_code or (
+            who == "secretary"
+        )
+    if who == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    elif who != "secretary":
+        assert response.status_code == 403
+    if who == "secretary":
+        assert response.status_code in (200, 302)
+        assert changed(tournament, club, ida), action
+    else:
+        assert not changed(tournament, club, ida), action
+
+
+def test_player_edit_page_shows_the_player_and_refuses_bad_names(client_for, secretary, club):
+    ida = _club_player(club)
+    url = reverse("manage:player_edit", kwargs={"club": club.pk, "pk": ida.pk})
+    client = client_for(secretary)
+    page = client.get(url)
+    assert page.status_code == 200 and "Ida Alt" in page.content.decode()
+    response = client.post(url, {"name": "Ida\x1bAlt", "team": "", "category": ""})
+    assert response.status_code == 200
+    assert "control character" in response.content.decode()
+    assert Player.objects.get(pk=ida.pk).name == "Ida Alt"
+
+
+def test_a_player_of_another_club_is_not_edited_here(client_for, secretary, club):
+    stranger = PlayerFactory(club=ClubFactory(name="Skatclub Gera"), name="Gerd")
+    url = reverse("manage:player_edit", kwargs={"club": club.pk, "pk": stranger.pk})
+    assert client_for(secretary).post(url, {"name": "X"}).status_code == 404
+    assert Player.objects.get(pk=stranger.pk).name == "Gerd"
