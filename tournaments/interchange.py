@@ -627,7 +627,13 @@ class _Checker:
             )
             if seat is not None and points is not None:
                 plan.penalties.append(
-                    Penalty(table=plan.table, seat=seat, points=points, reason=reason or "")
+                    Penalty(
+                        table=plan.table,
+                        table_size=size,
+                        seat=seat,
+                        points=points,
+                        reason=reason or "",
+                    )
                 )
 
 
@@ -743,7 +749,13 @@ class _Writer:
                     games.extend(table_plan.games)
                     penalties.extend(table_plan.penalties)
                     seats.extend(
-                        Seat(table=table, series=series, number=number, player=players[pid])
+                        Seat(
+                            table=table,
+                            table_size=table.size,
+                            series=series,
+                            number=number,
+                            player=players[pid],
+                        )
                         for number, pid in enumerate(table_plan.player_ids, start=1)
                     )
                 series.started = any(t.games for t in series_plan.tables)

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -406,6 +406,9 @@ class Seat(models.Model):
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # The table's size, copied by the service that writes the row, so that the database
+    # itself refuses a seat outside the table (seat 4 at a 3-table).
+    table_size = models.PositiveSmallIntegerField(editable=False)
 
     class Meta:
         ordering = ["table", "number"]
@@ -416,6 +419,10 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["series", "player"], name="seat_player_once"),
             models.CheckConstraint(
                 condition=Q(number__gte=1) & Q(number__lte=4), name="seat_number_1_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(table_size__in=[3, 4]) & Q(number__lte=F("table_size")),
+                name="seat_number_within_table",
             ),
         ]
 
@@ -434,6 +441,9 @@ class Game(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField(_("game"))
+    # The table's size, copied by the service that writes the row, so that the database
+    # itself refuses a seat outside the table (seat 4 at a 3-table).
+    table_size = models.PositiveSmallIntegerField(editable=False)
     declarer = models.PositiveSmallIntegerField(_("declarer"), null=True, blank=True)
     game = models.CharField(_("game"), max_length=16, choices=GameType.choices)
     trump = models.CharField(_("trump"), max_length=10, choices=Trump.choices, blank=True)
@@ -478,6 +488,11 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(declarer__isnull=True) | (Q(declarer__gte=1) & Q(declarer__lte=4)),
                 name="game_declarer_is_a_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_size__in=[3, 4])
+                & (Q(declarer__isnull=True) | Q(declarer__lte=F("table_size"))),
+                name="game_declarer_within_table",
             ),
             models.CheckConstraint(
                 condition=Q(card_points__isnull=True) | Q(card_points__lte=120),
@@ -563,6 +578,9 @@ class Penalty(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
     seat = models.PositiveSmallIntegerField(_("seat"))
+    # The table's size, copied by the service that writes the row, so that the database
+    # itself refuses a seat outside the table (seat 4 at a 3-table).
+    table_size = models.PositiveSmallIntegerField(editable=False)
     points = models.IntegerField(
         _("points"),
         validators=[
@@ -579,6 +597,10 @@ class Penalty(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(seat__gte=1) & Q(seat__lte=4), name="penalty_seat_1_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(table_size__in=[3, 4]) & Q(seat__lte=F("table_size")),
+                name="penalty_seat_within_table",
             ),
             models.CheckConstraint(condition=~Q(points=0), name="penalty_not_zero"),
             models.CheckConstraint(

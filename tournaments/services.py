@@ -214,7 +214,7 @@ def game_build(*, table: Table, number: int, data: Mapping) -> Game:
     tournament = table.series.tournament
     declarer = _check_declarer(table_size=table.size, number=number, data=data)
     result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
-    game = Game(table=table, number=number)
+    game = Game(table=table, number=number, table_size=table.size)
     _apply(game, data, result, declarer)
     return game
 
@@ -386,7 +386,13 @@ def penalty_record(
         if points == 0:
             raise UserError(_("A penalty of 0 points changes nothing."))
         penalty = _validated(
-            Penalty(table=table, seat=seat, points=points, reason=reason.strip()),
+            Penalty(
+                table=table,
+                table_size=table.size,
+                seat=seat,
+                points=points,
+                reason=reason.strip(),
+            ),
             exclude=["table"],
         )
         penalty.save()
@@ -585,7 +591,13 @@ def _create_tables(series: Series, tables: Sequence[Sequence[int]]):
     )
     Seat.objects.bulk_create(
         [
-            Seat(table=table, series=series, number=seat, player_id=player_id)
+            Seat(
+                table=table,
+                table_size=table.size,
+                series=series,
+                number=seat,
+                player_id=player_id,
+            )
             for table, players in zip(table_rows, tables, strict=True)
             for seat, player_id in enumerate(players, start=1)
         ]
@@ -677,6 +689,7 @@ def seat_swap(*, seat_a: Seat, seat_b: Seat, user: AbstractBaseUser | None = Non
             table_id=b.table_id,
             series_id=b.series_id,
             number=b.number,
+            table_size=b.table_size,
             player_id=player_a,
         )
 
