@@ -544,3 +544,18 @@ def test_a_player_of_another_club_is_not_edited_here(client_for, secretary, club
     url = reverse("manage:player_edit", kwargs={"club": club.pk, "pk": stranger.pk})
     assert client_for(secretary).post(url, {"name": "X"}).status_code == 404
     assert Player.objects.get(pk=stranger.pk).name == "Gerd"
+
+
+def test_the_next_draw_starts_from_the_last_draws_keep_apart(
+    client_for, secretary, tournament, roster
+):
+    for p in roster(4):
+        RegistrationFactory(tournament=tournament, player=p)
+    services.series_draw(tournament=tournament, seed=1, keep_apart="team_and_club")
+    page = client_for(secretary).get(
+        reverse("manage:tournament", kwargs={"tournament": tournament.slug})
+    )
+    parser = _FormFields()
+    parser.feed(page.content.decode())
+    (draw,) = [dict(f["fields"]) for f in parser.forms if "method" in dict(f["fields"])]
+    assert draw["keep_apart"] == "team_and_club"

@@ -219,7 +219,12 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
             series_list=series,
             add_form=RegistrationAddForm(tournament=self.tournament),
             quick_form=QuickAddPlayerForm(),
-            draw_form=DrawForm(),
+            # The next draw keeps apart whom the last one did.
+            draw_form=DrawForm(
+                initial={"keep_apart": last.keep_apart}
+                if (last := self.tournament.series.order_by("-number").first())
+                else None
+            ),
             split=split,
         )
         return context
