@@ -588,7 +588,9 @@ class Penalty(models.Model):
             MaxValueValidator(PENALTY_LIMIT),
         ],
     )
-    reason = models.CharField(_("reason"), max_length=120, blank=True)
+    reason = models.CharField(
+        _("reason"), max_length=120, blank=True, validators=[validate_no_control_characters]
+    )
 
     class Meta:
         ordering = ["table", "id"]

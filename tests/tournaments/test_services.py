@@ -461,3 +461,10 @@ class TestSeatsWithinTheTable:
         # A size that is no table size is refused too.
         with pytest.raises(IntegrityError), transaction.atomic():
             Seat.objects.filter(pk=seat.pk).update(table_size=5)
+
+
+def test_a_penalty_reason_with_a_control_character_is_refused(table):
+    # The interchange import refuses it, so it must not get in: export → import round-trips.
+    with pytest.raises(UserError, match="control character"):
+        services.penalty_record(table=table, seat=1, points=-10, reason="misdeal\x01")
+    assert not Penalty.objects.exists()

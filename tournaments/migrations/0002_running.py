@@ -78,6 +78,11 @@ class Migration(migrations.Migration):
         ),
         migrations.AlterField(
             model_name='penalty',
+            name='reason',
+            field=models.CharField(blank=True, max_length=120, validators=[tournaments.models.validate_no_control_characters], verbose_name='reason'),
+        ),
+        migrations.AlterField(
+            model_name='penalty',
             name='points',
             field=models.IntegerField(validators=[django.core.validators.MinValueValidator(-1000), django.core.validators.MaxValueValidator(1000)], verbose_name='points'),
         ),
