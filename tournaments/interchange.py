@@ -62,7 +62,6 @@ FORMAT = "skat-tournament/1"
 MAX_MESSAGES = 200
 GAME_BATCH = 2000
 SMALLINT_MAX = 32767  # PositiveSmallIntegerField: settings, series/table/game numbers.
-INT_MAX = 2**31 - 1
 NAME_MAX = 120  # Player.name, Player.team, Club.name, Penalty.reason
 TOURNAMENT_NAME_MAX = 160
 
