@@ -75,12 +75,7 @@ class RegistrationAddForm(forms.Form):
 
 
 class DrawForm(forms.Form):
-    KEEP_APART = [
-        ("team", _("members of a team")),
-        ("club", _("members of a club")),
-        ("team_and_club", _("members of a team or a club")),
-        ("none", _("nobody")),
-    ]
+    KEEP_APART = Series.KeepApart.choices
     method = forms.ChoiceField(
         label=_("Draw"), choices=Series.DrawMethod.choices, initial=Series.DrawMethod.RANDOM
     )
@@ -94,9 +89,15 @@ class DrawForm(forms.Form):
     )
 
 
+class RedrawForm(DrawForm):
+    """Draw a series again: its method stays, who is kept apart and the seed may change."""
+
+    method = None
+
+
 class SeatSwapForm(forms.Form):
-    seat_a = forms.IntegerField(widget=forms.HiddenInput)
-    seat_b = forms.IntegerField(widget=forms.HiddenInput)
+    seat_a = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
+    seat_b = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
 
 
 class PlayerListUploadForm(forms.Form):

@@ -42,6 +42,7 @@ from django.utils.translation import gettext as _
 from tournaments import selectors, services
 from tournaments.errors import UserError
 from tournaments.models import (
+    PENALTY_LIMIT,
     Club,
     Game,
     GameType,
@@ -53,6 +54,7 @@ from tournaments.models import (
     Series,
     Table,
     Tournament,
+    has_control_characters,
 )
 
 FORMAT = "skat-tournament/1"
@@ -60,7 +62,6 @@ FORMAT = "skat-tournament/1"
 MAX_MESSAGES = 200
 GAME_BATCH = 2000
 SMALLINT_MAX = 32767  # PositiveSmallIntegerField: settings, series/table/game numbers.
-INT_MAX = 2**31 - 1
 NAME_MAX = 120  # Player.name, Player.team, Club.name, Penalty.reason
 TOURNAMENT_NAME_MAX = 160
 
@@ -316,6 +317,9 @@ class _Checker:
         if not isinstance(value, str):
             wording = _("a string or null") if nullable else _("a string")
             self.error(place, _("%(field)s must be %(what)s") % {"field": name, "what": wording})
+            return None
+        if has_control_characters(value):
+            self.error(place, _("%(field)s contains a control character") % {"field": name})
             return None
         if strip:
             value = value.strip()
@@ -610,15 +614,25 @@ class _Checker:
             self.unknown_fields(place, data, PENALTY_FIELDS)
             seat = self.integer(place, data, "seat", low=1, high=size)
             points = data.get("points")
-            if not _is_int(points) or points == 0 or abs(points) > INT_MAX:
-                self.error(place, _("points must be a whole number other than 0"))
+            if not _is_int(points) or points == 0 or abs(points) > PENALTY_LIMIT:
+                self.error(
+                    place,
+                    _("points must be a whole number from %(low)s to %(high)s other than 0")
+                    % {"low": -PENALTY_LIMIT, "high": PENALTY_LIMIT},
+                )
                 points = None
             reason = self.text(
                 place, data, "reason", required=False, max_length=NAME_MAX, strip=False
             )
             if seat is not None and points is not None:
                 plan.penalties.append(
-                    Penalty(table=plan.table, seat=seat, points=points, reason=reason or "")
+                    Penalty(
+                        table=plan.table,
+                        table_size=size,
+                        seat=seat,
+                        points=points,
+                        reason=reason or "",
+                    )
                 )
 
 
@@ -734,7 +748,13 @@ class _Writer:
                     games.extend(table_plan.games)
                     penalties.extend(table_plan.penalties)
                     seats.extend(
-                        Seat(table=table, series=series, number=number, player=players[pid])
+                        Seat(
+                            table=table,
+                            table_size=table.size,
+                            series=series,
+                            number=number,
+                            player=players[pid],
+                        )
                         for number, pid in enumerate(table_plan.player_ids, start=1)
                     )
                 series.started = any(t.games for t in series_plan.tables)

@@ -12,12 +12,29 @@ which also stores the computed values of each game (value, score, list points) s
 standings are plain SQL sums (`tournaments.selectors`).
 """
 
+import unicodedata
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+
+def has_control_characters(text: str) -> bool:
+    """NUL, tab, line breaks and the like: PostgreSQL refuses NUL, and no name holds them."""
+    return any(unicodedata.category(ch) == "Cc" for ch in text)
+
+
+def validate_no_control_characters(value: str):
+    if has_control_characters(value):
+        raise ValidationError(
+            _("Remove the control character (such as NUL or a line break)."),
+            code="control_character",
+        )
 
 
 class RuleSet(models.TextChoices):
@@ -66,7 +83,9 @@ class RamschResult(models.TextChoices):
 
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120, unique=True)
+    name = models.CharField(
+        _("name"), max_length=120, unique=True, validators=[validate_no_control_characters]
+    )
     city = models.CharField(_("city"), max_length=120, blank=True)
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -86,7 +105,7 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_no_control_characters])
     club = models.ForeignKey(
         Club,
         on_delete=models.PROTECT,
@@ -95,7 +114,9 @@ class Player(models.Model):
         blank=True,
         verbose_name=_("club"),
     )
-    team = models.CharField(_("team"), max_length=120, blank=True)
+    team = models.CharField(
+        _("team"), max_length=120, blank=True, validators=[validate_no_control_characters]
+    )
     category = models.CharField(
         _("category"), max_length=16, choices=Category.choices, blank=True, default=""
     )
@@ -134,7 +155,7 @@ class Season(models.Model):
     club = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="seasons", verbose_name=_("club")
     )
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_no_control_characters])
     slug = models.SlugField(_("short name"), max_length=80, unique=True)
     teams_best_n = models.PositiveSmallIntegerField(
         _("team scores count the best"),
@@ -172,7 +193,7 @@ class Tournament(models.Model):
         related_name="tournaments",
         verbose_name=_("league season"),
     )
-    name = models.CharField(_("name"), max_length=160)
+    name = models.CharField(_("name"), max_length=160, validators=[validate_no_control_characters])
     slug = models.SlugField(_("short name"), max_length=80, unique=True)
     date = models.DateField(_("date"))
     rules = models.CharField(
@@ -300,6 +321,14 @@ class Series(models.Model):
         RANDOM = "random", _("random")
         STANDINGS = "standings", _("seeded by the standings")
 
+    class KeepApart(models.TextChoices):
+        """Who the draw keeps apart (`tournaments.draw.KEEP_APART_CHOICES`)."""
+
+        TEAM = "team", _("members of a team")
+        CLUB = "club", _("members of a club")
+        TEAM_AND_CLUB = "team_and_club", _("members of a team or a club")
+        NONE = "none", _("nobody")
+
     class Status(models.TextChoices):
         OPEN = "open", _("in play")
         CLOSED = "closed", _("closed")
@@ -309,6 +338,11 @@ class Series(models.Model):
     draw_seed = models.BigIntegerField(_("draw seed"))
     draw_method = models.CharField(
         _("draw"), max_length=10, choices=DrawMethod.choices, default=DrawMethod.RANDOM
+    )
+    # Stored with the seed so that the same draw can be made again (not in the interchange
+    # document, which records the seating itself).
+    keep_apart = models.CharField(
+        _("keep apart"), max_length=16, choices=KeepApart.choices, default=KeepApart.TEAM
     )
     status = models.CharField(
         _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
@@ -372,6 +406,9 @@ class Seat(models.Model):
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # The table's size, copied by the service that writes the row, so that the database
+    # itself refuses a seat outside the table (seat 4 at a 3-table).
+    table_size = models.PositiveSmallIntegerField(editable=False)
 
     class Meta:
         ordering = ["table", "number"]
@@ -382,6 +419,10 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["series", "player"], name="seat_player_once"),
             models.CheckConstraint(
                 condition=Q(number__gte=1) & Q(number__lte=4), name="seat_number_1_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(table_size__in=[3, 4]) & Q(number__lte=F("table_size")),
+                name="seat_number_within_table",
             ),
         ]
 
@@ -400,6 +441,9 @@ class Game(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField(_("game"))
+    # The table's size, copied by the service that writes the row, so that the database
+    # itself refuses a seat outside the table (seat 4 at a 3-table).
+    table_size = models.PositiveSmallIntegerField(editable=False)
     declarer = models.PositiveSmallIntegerField(_("declarer"), null=True, blank=True)
     game = models.CharField(_("game"), max_length=16, choices=GameType.choices)
     trump = models.CharField(_("trump"), max_length=10, choices=Trump.choices, blank=True)
@@ -444,6 +488,11 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(declarer__isnull=True) | (Q(declarer__gte=1) & Q(declarer__lte=4)),
                 name="game_declarer_is_a_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_size__in=[3, 4])
+                & (Q(declarer__isnull=True) | Q(declarer__lte=F("table_size"))),
+                name="game_declarer_within_table",
             ),
             models.CheckConstraint(
                 condition=Q(card_points__isnull=True) | Q(card_points__lte=120),
@@ -519,13 +568,29 @@ class SheetCopy(models.Model):
         return f"{self.table} (2)"
 
 
+# A fine is a few dozen points (NA misdeal −10, rules §3.6); a thousand either way is
+# already far beyond any real one, so a larger number is a typing mistake.
+PENALTY_LIMIT = 1000
+
+
 class Penalty(models.Model):
     """Point fines for a seat (NA misdeal −10 etc., rules §3.6), added to its game points."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
     seat = models.PositiveSmallIntegerField(_("seat"))
-    points = models.IntegerField(_("points"))
-    reason = models.CharField(_("reason"), max_length=120, blank=True)
+    # The table's size, copied by the service that writes the row, so that the database
+    # itself refuses a seat outside the table (seat 4 at a 3-table).
+    table_size = models.PositiveSmallIntegerField(editable=False)
+    points = models.IntegerField(
+        _("points"),
+        validators=[
+            MinValueValidator(-PENALTY_LIMIT),
+            MaxValueValidator(PENALTY_LIMIT),
+        ],
+    )
+    reason = models.CharField(
+        _("reason"), max_length=120, blank=True, validators=[validate_no_control_characters]
+    )
 
     class Meta:
         ordering = ["table", "id"]
@@ -535,11 +600,55 @@ class Penalty(models.Model):
             models.CheckConstraint(
                 condition=Q(seat__gte=1) & Q(seat__lte=4), name="penalty_seat_1_to_4"
             ),
+            models.CheckConstraint(
+                condition=Q(table_size__in=[3, 4]) & Q(seat__lte=F("table_size")),
+                name="penalty_seat_within_table",
+            ),
             models.CheckConstraint(condition=~Q(points=0), name="penalty_not_zero"),
+            models.CheckConstraint(
+                condition=Q(points__gte=-PENALTY_LIMIT) & Q(points__lte=PENALTY_LIMIT),
+                name="penalty_points_in_range",
+            ),
         ]
 
     def __str__(self):
         return f"{self.seat}: {self.points} {self.reason}".strip()
+
+
+class PenaltyChange(models.Model):
+    """The history of a sheet's penalties: who entered or deleted which penalty, when."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("entered")
+        DELETED = "deleted", _("deleted")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalty_changes")
+    penalty = models.ForeignKey(
+        Penalty, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes"
+    )
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    # The penalty as it was (it is gone after a deletion).
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    points = models.IntegerField(_("points"))
+    penalty_reason = models.CharField(_("penalty for"), max_length=120, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("penalty change")
+        verbose_name_plural = _("penalty changes")
+
+    def __str__(self):
+        return f"{self.get_action_display()} {self.seat}: {self.points}"
 
 
 class Prize(models.Model):

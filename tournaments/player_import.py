@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from tournaments.models import Category
+from tournaments.models import Category, has_control_characters
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 5000
@@ -62,6 +63,7 @@ class ImportRow:
     team: str = ""
     category: str = ""
     federation_number: str = ""
+    new_club: bool = False  # the club is not on the site yet: importing creates it
 
     def as_dict(self) -> dict:
         return {
@@ -112,7 +114,12 @@ def _table_from_csv(data: bytes) -> list[list[str]]:
         dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    return [[_cell(c) for c in row] for row in csv.reader(io.StringIO(text), dialect)]
+    try:
+        return [[_cell(c) for c in row] for row in csv.reader(io.StringIO(text), dialect)]
+    except csv.Error:  # a cell over the reader's limit (128 KB), a stray quote
+        raise ImportFileError(
+            _("The file cannot be read as CSV: a cell is too long or a quote is not closed.")
+        ) from None
 
 
 def _table_from_xlsx(data: bytes) -> list[list[str]]:
@@ -120,24 +127,36 @@ def _table_from_xlsx(data: bytes) -> list[list[str]]:
 
     from openpyxl import load_workbook
 
+    unreadable = _("The file is not a readable Excel workbook (.xlsx).")
     try:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError):
-        raise ImportFileError(_("The file is not a readable Excel workbook (.xlsx).")) from None
+        raise ImportFileError(unreadable) from None
+    except Exception:  # openpyxl and the XML parser raise many kinds for a damaged file
+        raise ImportFileError(unreadable) from None
     try:
         sheet = workbook.worksheets[0]
         rows = []
+        # The sheet's XML is parsed only while rows are read: damage shows up here.
         for row in sheet.iter_rows(values_only=True):
             rows.append([_cell(c) for c in row])
             if len(rows) > MAX_ROWS + 1:
                 break
         return rows
+    except Exception:
+        raise ImportFileError(unreadable) from None
     finally:
         workbook.close()
 
 
-def read_player_list(filename: str, data: bytes) -> ImportReport:
-    """Parse an uploaded list; raises ImportFileError when the file itself is unusable."""
+def read_player_list(
+    filename: str, data: bytes, *, home_club: str = "", known_clubs: Iterable[str] = ()
+) -> ImportReport:
+    """Parse an uploaded list; raises ImportFileError when the file itself is unusable.
+
+    `home_club` is the tournament's club (a row without a club plays for it, as
+    `services.players_import` reads it); a club not in `known_clubs` is marked new.
+    """
     if len(data) > MAX_BYTES:
         raise ImportFileError(_("The file is larger than 2 MB."))
     lower = filename.lower()
@@ -174,7 +193,11 @@ def read_player_list(filename: str, data: bytes) -> ImportReport:
         return row[index] if index is not None and index < len(row) else ""
 
     report = ImportReport()
+    known = {name.casefold() for name in known_clubs} | {home_club.casefold()}
+    # A row's player is the same as an earlier row's when the resolved club and the name,
+    # or the resolved club and the federation number, agree (`services.players_import`).
     seen: dict[tuple[str, str], int] = {}
+    seen_numbers: dict[tuple[str, str], int] = {}
     for line, row in numbered[1:]:
         name = get(row, "name") or " ".join(
             part for part in (get(row, "first_name"), get(row, "last_name")) if part
@@ -195,8 +218,14 @@ def read_player_list(filename: str, data: bytes) -> ImportReport:
                 )
             )
             continue
-        club = get(row, "club")
-        key = (name.casefold(), club.casefold())
+        club = get(row, "club")[:120]
+        team = get(row, "team")[:120]
+        if any(has_control_characters(text) for text in (name, club, team)):
+            report.errors.append((line, _("a name contains a control character")))
+            continue
+        resolved = (club or home_club).casefold()
+        number = get(row, "federation_number")[:40]
+        key = (name.casefold(), resolved)
         if key in seen:
             report.errors.append(
                 (
@@ -206,15 +235,27 @@ def read_player_list(filename: str, data: bytes) -> ImportReport:
                 )
             )
             continue
+        if number and (number, resolved) in seen_numbers:
+            report.errors.append(
+                (
+                    line,
+                    _("federation number %(n)s is listed twice (line %(first)s)")
+                    % {"n": number, "first": seen_numbers[(number, resolved)]},
+                )
+            )
+            continue
         seen[key] = line
+        if number:
+            seen_numbers[(number, resolved)] = line
         report.rows.append(
             ImportRow(
                 line=line,
                 name=name,
-                club=club[:120],
-                team=get(row, "team")[:120],
+                club=club,
+                team=team,
                 category=str(CATEGORIES[category_text]),
-                federation_number=get(row, "federation_number")[:40],
+                federation_number=number,
+                new_club=bool(club) and club.casefold() not in known,
             )
         )
     return report

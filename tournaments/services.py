@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -39,6 +39,7 @@ from tournaments.models import (
     GameType,
     Payment,
     Penalty,
+    PenaltyChange,
     Player,
     Prize,
     Registration,
@@ -213,7 +214,7 @@ def game_build(*, table: Table, number: int, data: Mapping) -> Game:
     tournament = table.series.tournament
     declarer = _check_declarer(table_size=table.size, number=number, data=data)
     result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
-    game = Game(table=table, number=number)
+    game = Game(table=table, number=number, table_size=table.size)
     _apply(game, data, result, declarer)
     return game
 
@@ -235,6 +236,13 @@ def _locked_table(table: Table) -> Table:
 def _check_open(table: Table):
     if table.series.status == Series.Status.CLOSED:
         raise UserError(_("This series is closed; reopen it to change its sheets."))
+
+
+def _check_sheet_open(table: Table):
+    """A closed sheet is final: reopen it before changing anything on it."""
+    _check_open(table)
+    if table.closed:
+        raise UserError(_("This sheet is closed; reopen it to change it."))
 
 
 def game_record(*, table: Table, data: Mapping, user: AbstractBaseUser | None = None) -> Game:
@@ -309,7 +317,7 @@ def game_correct(
     """Replace the declared fields of an entered game; the change is kept in its history."""
     with transaction.atomic():
         table = _locked_table(game.table)
-        _check_open(table)
+        _check_sheet_open(table)
         current = Game.objects.select_for_update().get(pk=game.pk)
         before = _game_snapshot(current)
         updated = game_build(table=table, number=current.number, data=data)
@@ -338,7 +346,7 @@ def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str
     """Delete the last row of a sheet (a row in the middle is corrected instead)."""
     with transaction.atomic():
         table = _locked_table(game.table)
-        _check_open(table)
+        _check_sheet_open(table)
         last = table.games.aggregate(n=Max("number"))["n"]
         if game.number != last:
             raise UserError(
@@ -375,14 +383,54 @@ def game_preview(*, table: Table, data: Mapping, number: int | None = None) -> d
 def penalty_record(
     *, table: Table, seat: int, points: int, reason: str = "", user=None
 ) -> Penalty:
+    """Fine a seat (rules §3.6); kept in the sheet's penalty history."""
     with transaction.atomic():
         table = _locked_table(table)
-        _check_open(table)
+        _check_sheet_open(table)
         if not 1 <= seat <= table.size:
             raise UserError(_("Seat %(seat)s does not exist at this table.") % {"seat": seat})
         if points == 0:
             raise UserError(_("A penalty of 0 points changes nothing."))
-        return Penalty.objects.create(table=table, seat=seat, points=points, reason=reason)
+        penalty = _validated(
+            Penalty(
+                table=table,
+                table_size=table.size,
+                seat=seat,
+                points=points,
+                reason=reason.strip(),
+            ),
+            exclude=["table"],
+        )
+        penalty.save()
+        PenaltyChange.objects.create(
+            table=table,
+            penalty=penalty,
+            action=PenaltyChange.Action.CREATED,
+            seat=penalty.seat,
+            points=penalty.points,
+            penalty_reason=penalty.reason,
+            user=_user(user),
+        )
+    return penalty
+
+
+def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
+    """Remove a mistyped penalty; its history keeps what it was, who removed it and why."""
+    with transaction.atomic():
+        table = _locked_table(penalty.table)
+        _check_sheet_open(table)
+        penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+        PenaltyChange.objects.create(
+            table=table,
+            penalty=None,
+            action=PenaltyChange.Action.DELETED,
+            seat=penalty.seat,
+            points=penalty.points,
+            penalty_reason=penalty.reason,
+            user=_user(user),
+            reason=reason.strip()[:200],
+        )
+        penalty.delete()
 
 
 # --------------------------------------------------------------------------------------
@@ -457,11 +505,15 @@ def table_reopen(*, table: Table, user=None) -> Table:
 # --------------------------------------------------------------------------------------
 
 
-def _previous_opponents(tournament: Tournament) -> set[frozenset[int]]:
+def _previous_opponents(
+    tournament: Tournament, *, before: int | None = None
+) -> set[frozenset[int]]:
+    """Pairs of players who have met at a table; only series numbered below `before` if set."""
+    seats = Seat.objects.filter(series__tournament=tournament)
+    if before is not None:
+        seats = seats.filter(series__number__lt=before)
     by_table: dict[int, list[int]] = {}
-    for table_id, player_id in Seat.objects.filter(series__tournament=tournament).values_list(
-        "table_id", "player_id"
-    ):
+    for table_id, player_id in seats.values_list("table_id", "player_id"):
         by_table.setdefault(table_id, []).append(player_id)
     pairs = set()
     for players in by_table.values():
@@ -472,10 +524,13 @@ def _previous_opponents(tournament: Tournament) -> set[frozenset[int]]:
 
 
 def _draw_tables(
-    *, tournament: Tournament, method: str, seed: int, keep_apart: str
+    *, tournament: Tournament, method: str, seed: int, keep_apart: str, number: int
 ) -> list[list[int]]:
+    """The seating of series `number`; earlier series give the previous opponents."""
     from tournaments.selectors import tournament_standings
 
+    if keep_apart not in Series.KeepApart.values:
+        raise UserError(_("Choose whom the draw keeps apart."), field="keep_apart")
     registrations = list(
         Registration.objects.filter(tournament=tournament).select_related("player__club")
     )
@@ -489,18 +544,36 @@ def _draw_tables(
     ]
     ranking = None
     if method == Series.DrawMethod.STANDINGS:
+        # Seeding needs final standings: every sheet of the earlier series closed.
+        open_sheets = (
+            Table.objects.filter(
+                series__tournament=tournament, series__number__lt=number, closed=False
+            )
+            .order_by("series__number", "number")
+            .values_list("series__number", "number")
+        )
+        if open_sheets:
+            series_number, table_number = open_sheets[0]
+            raise UserError(
+                _(
+                    "The standings are not final: table %(table)s of series %(series)s is "
+                    "still open. Close every sheet before a draw seeded by the standings."
+                )
+                % {"table": table_number, "series": series_number}
+            )
         ranked = [row.player_id for row in tournament_standings(tournament)]
         registered = {e.id for e in entrants}
         ranking = [pid for pid in ranked if pid in registered]
         # Players without a result yet (late entries) go to the end, in name order.
-        ranking += sorted(registered - set(ranking), key=lambda pid: pid)
+        names = {r.player_id: r.player.name.casefold() for r in registrations}
+        ranking += sorted(registered - set(ranking), key=lambda pid: (names[pid], pid))
     try:
         return draw_engine.draw(
             entrants,
             seed=seed,
             ranking=ranking,
             keep_apart=keep_apart,
-            previous_opponents=_previous_opponents(tournament),
+            previous_opponents=_previous_opponents(tournament, before=number),
         )
     except draw_engine.DrawError as error:
         raise UserError(_draw_message(error, len(entrants)), code=error.code) from None
@@ -524,7 +597,13 @@ def _create_tables(series: Series, tables: Sequence[Sequence[int]]):
     )
     Seat.objects.bulk_create(
         [
-            Seat(table=table, series=series, number=seat, player_id=player_id)
+            Seat(
+                table=table,
+                table_size=table.size,
+                series=series,
+                number=seat,
+                player_id=player_id,
+            )
             for table, players in zip(table_rows, tables, strict=True)
             for seat, player_id in enumerate(players, start=1)
         ]
@@ -548,10 +627,14 @@ def series_draw(
             raise UserError(_("The tournament is finished."))
         number = (tournament.series.aggregate(n=Max("number"))["n"] or 0) + 1
         tables = _draw_tables(
-            tournament=tournament, method=method, seed=seed, keep_apart=keep_apart
+            tournament=tournament, method=method, seed=seed, keep_apart=keep_apart, number=number
         )
         series = Series.objects.create(
-            tournament=tournament, number=number, draw_seed=seed, draw_method=method
+            tournament=tournament,
+            number=number,
+            draw_seed=seed,
+            draw_method=method,
+            keep_apart=keep_apart,
         )
         _create_tables(series, tables)
         table_links_issue(series=series)
@@ -562,10 +645,10 @@ def series_redraw(
     *,
     series: Series,
     seed: int | None = None,
-    keep_apart: str = "team",
+    keep_apart: str | None = None,
     user: AbstractBaseUser | None = None,
 ) -> Series:
-    """Draw a series again, before its first game."""
+    """Draw a series again, before its first game (`keep_apart` None: as it was drawn)."""
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
     with transaction.atomic():
@@ -574,14 +657,18 @@ def series_redraw(
             raise UserError(_("Games have been entered; the series can no longer be redrawn."))
         series.tables.all().delete()
         # The series being redrawn is not a previous series: its pairs are gone with it.
+        if keep_apart is None:
+            keep_apart = series.keep_apart
         tables = _draw_tables(
             tournament=series.tournament,
             method=series.draw_method,
             seed=seed,
             keep_apart=keep_apart,
+            number=series.number,
         )
         series.draw_seed = seed
-        series.save(update_fields=["draw_seed"])
+        series.keep_apart = keep_apart
+        series.save(update_fields=["draw_seed", "keep_apart"])
         _create_tables(series, tables)
         table_links_issue(series=series)
     return series
@@ -608,6 +695,7 @@ def seat_swap(*, seat_a: Seat, seat_b: Seat, user: AbstractBaseUser | None = Non
             table_id=b.table_id,
             series_id=b.series_id,
             number=b.number,
+            table_size=b.table_size,
             player_id=player_a,
         )
 
@@ -819,6 +907,32 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
             and Game.objects.filter(table__series__tournament=tournament).exists()
         ):
             raise UserError(_("Games have been entered; the rule set can no longer change."))
+        for size in (3, 4):
+            length = fields.get(f"games_per_series_{size}")
+            if length is None:
+                continue
+            longest = (
+                Table.objects.filter(series__tournament=tournament, size=size)
+                .annotate(played=Count("games"))
+                .filter(played__gt=length)
+                .order_by("-played", "series__number", "number")
+                .select_related("series")
+                .first()
+            )
+            if longest is not None:
+                raise UserError(
+                    _(
+                        "Table %(table)s of series %(series)s already holds %(played)s games; "
+                        "a series at a table of %(size)s cannot be shorter than that."
+                    )
+                    % {
+                        "table": longest.number,
+                        "series": longest.series.number,
+                        "played": longest.played,
+                        "size": size,
+                    },
+                    field=f"games_per_series_{size}",
+                )
         for key, value in fields.items():
             setattr(tournament, key, value)
         _validated(tournament)
@@ -846,12 +960,15 @@ def tournament_set_status(*, tournament: Tournament, status: str) -> Tournament:
 
 
 def registration_add(*, tournament: Tournament, players: Iterable[Player]) -> int:
-    """Register players (already registered ones are skipped); returns how many were added."""
+    """Register players (already registered ones and repeats are skipped); returns how many
+    were added."""
     with transaction.atomic():
         existing = set(tournament.registrations.values_list("player_id", flat=True))
-        new = [
-            Registration(tournament=tournament, player=p) for p in players if p.pk not in existing
-        ]
+        new = []
+        for player in players:
+            if player.pk not in existing:
+                existing.add(player.pk)
+                new.append(Registration(tournament=tournament, player=player))
         Registration.objects.bulk_create(new)
     return len(new)
 

@@ -14,7 +14,16 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from tournaments.errors import UserError
-from tournaments.models import GameType, RamschResult, RuleSet, Seat, Table, Tournament, Trump
+from tournaments.models import (
+    PENALTY_LIMIT,
+    GameType,
+    RamschResult,
+    RuleSet,
+    Seat,
+    Table,
+    Tournament,
+    Trump,
+)
 
 ISPA_GAMES = scoring.ISPA_GAMES
 NA_GAMES = scoring.NA_GAMES
@@ -289,6 +298,8 @@ class PenaltyForm(FormErrorsMixin, forms.Form):
     seat = forms.TypedChoiceField(label=_("Seat"), coerce=int)
     points = forms.IntegerField(
         label=_("Points"),
+        min_value=-PENALTY_LIMIT,
+        max_value=PENALTY_LIMIT,
         help_text=_("e.g. -10 for a misdeal"),
         widget=forms.NumberInput(attrs={"class": "short"}),
     )

@@ -50,6 +50,11 @@ urlpatterns = [
     path(TB + "close/", sheet.SheetCloseView.as_view(), name="sheet_close"),
     path(TB + "reopen/", sheet.SheetReopenView.as_view(), name="sheet_reopen"),
     path(TB + "penalty/", sheet.PenaltyView.as_view(), name="sheet_penalty"),
+    path(
+        TB + "penalty/<int:pk>/delete/",
+        sheet.PenaltyDeleteView.as_view(),
+        name="sheet_penalty_delete",
+    ),
     path(TB + "game/<int:game>/", sheet.GameCorrectView.as_view(), name="game_correct"),
     path(TB + "game/<int:game>/delete/", sheet.GameDeleteView.as_view(), name="game_delete"),
     path("", include("tournaments.urls_entry_manage")),

@@ -5,6 +5,10 @@ create a tournament, quick-add three players, draw series 1, open the sheet, key
 rows (the live value, a rejected row, an overbid, null, a passed-in deal on the way), close
 the sheet with the totals read off the page's summary, and read the standings.
 
+A second test keys a short 4-table sheet: each game's heading names the dealer who sits
+out, the dealer's seat is refused as declarer on the spot, and a lost game gives the dealer
+the others' bonus too (rules §2, §4).
+
 Playwright drives Debian's chromium (/usr/bin/chromium; `playwright install` is never
 used). Its sync API runs an event loop in this thread, hence DJANGO_ALLOW_ASYNC_UNSAFE.
 """
@@ -16,8 +20,14 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.browser.conftest import en
-from tests.factories import ClubFactory, UserFactory
-from tournaments import selectors
+from tests.factories import (
+    ClubFactory,
+    PlayerFactory,
+    RegistrationFactory,
+    TournamentFactory,
+    UserFactory,
+)
+from tournaments import selectors, services
 from tournaments.models import Game, Table, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -280,3 +290,63 @@ def test_a_secretary_keys_a_whole_sheet_with_the_keyboard(live_server, browser_p
         expect(cells.nth(1)).to_have_text(expected.player_name)
         expect(cells.last).to_have_text(str(expected.list_points))
     assert sorted(r.list_points for r in standings) == sorted(int(t) for t in totals)
+
+
+# A 4-table: the dealer sits out (rules §4).
+FOUR_TABLE_GAMES = 8
+WON = {"game": "grand", "matadors": 2, "card_points": 78, "bid": 20}  # 72, list +122
+LOST = {"game": "spades", "matadors": 1, "card_points": 45, "bid": 18}  # −44, list −94
+
+
+def test_a_four_table_is_keyed_and_the_dealer_sits_out(live_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    keys = page.keyboard
+    user = UserFactory(username="sekretaer")
+    club = ClubFactory(name="Skatfreunde Altenburg")
+    club.secretaries.add(user)
+    tournament = TournamentFactory(
+        club=club, name="Vierer", slug="vierer", games_per_series_4=FOUR_TABLE_GAMES
+    )
+    for name in ("Anna", "Bernd", "Carla", "Dieter"):
+        RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
+    table = services.series_draw(tournament=tournament, seed=7).tables.get()
+    assert table.size == 4
+    names = {s.number: s.player.name for s in table.seats.select_related("player")}
+
+    sheet = en("manage:sheet", tournament="vierer", series=1, table=1)
+    page.goto(f"{live_server.url}{en('login')}?next={sheet}")
+    wait_for_focus(page, "username")
+    keys.type("sekretaer")
+    keys.press("Tab")
+    keys.type("skat-password-1")
+    keys.press("Enter")
+    wait_for_path(page, r"/table/1/$")
+
+    for number in range(1, FOUR_TABLE_GAMES + 1):
+        dealer = (number - 1) % 4 + 1
+        expect(page.locator(".progress")).to_contain_text(f"{number - 1} / {FOUR_TABLE_GAMES}")
+        expect(page.locator("#entry h2")).to_contain_text(
+            f"seat {dealer} ({names[dealer]}) deals and sits out"
+        )
+        wait_for_focus(page, "declarer")
+        if number == 2:
+            # The dealer's digit: refused at once, nothing chosen.
+            keys.type(str(dealer))
+            expect(page.locator("output.live")).to_contain_text("deals this game and sits out")
+            page.wait_for_timeout(1200)  # let the select's type-ahead forget the digit
+        declarer = dealer % 4 + 1  # the player after the dealer declares
+        key_row(page, {**(LOST if number == FOUR_TABLE_GAMES else WON), "declarer": declarer})
+
+    expect(page.locator(".progress")).to_contain_text(f"{FOUR_TABLE_GAMES} / {FOUR_TABLE_GAMES}")
+    games = list(Game.objects.filter(table=table).order_by("number"))
+    assert [g.declarer for g in games] == [n % 4 + 1 for n in range(1, FOUR_TABLE_GAMES + 1)]
+    assert all(g.declarer != table.dealer_of(g.number) for g in games)
+    assert games[-1].score == -44 and games[-1].list_others == 30
+    # Game 8: seat 4 deals and sits out; seat 1 loses, and seats 2, 3 and 4 get 30 each.
+    totals = {t.seat: t.list_points for t in selectors.table_seat_totals(table)}
+    won_by = {seat: sum(1 for g in games[:-1] if g.declarer == seat) for seat in range(1, 5)}
+    assert totals == {
+        seat: 122 * won_by[seat] + (-94 if seat == 1 else 30) for seat in range(1, 5)
+    }

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from tests.factories import ClubFactory
 from tournaments import demo, services
@@ -318,3 +319,11 @@ def test_demo_data_command_generates_a_large_tournament_for_benchmarks():
     assert tournament.slug in out.getvalue()
     assert Game.objects.filter(table__series__tournament=tournament).count() == 48 + 2 * 36
     assert not Club.objects.filter(name="Skatfreunde Altenburg").exists()
+
+
+@pytest.mark.django_db
+def test_a_failed_large_run_leaves_no_benchmark_club():
+    # Five players cannot be seated (rules §4): the run fails and writes nothing.
+    with pytest.raises(CommandError, match="5 players cannot be split"):
+        call_command("demo_data", "--large", "--players", "5", stdout=io.StringIO())
+    assert not Club.objects.filter(name="Benchmark").exists()

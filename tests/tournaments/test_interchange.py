@@ -381,6 +381,16 @@ REJECTED = [
     (set_in(("tournament", "games_per_series", "4"), 0), "games_per_series: 4 must be a whole"),
     (set_in(("tournament", "list_scoring"), 1), "tournament: list_scoring must be true or false"),
     (without_clubs, "name the club that runs the tournament with --club"),
+    # PostgreSQL refuses NUL in text; no name holds a control character (defect #12).
+    (set_in(("players", 1, "name"), "Anna\x00Neu"), "players[1]: name contains a control"),
+    (set_in(("players", 2, "club"), "Club\x07"), "players[2]: club contains a control"),
+    (set_in(("players", 0, "team"), "Team\n1"), "players[0]: team contains a control"),
+    (set_in(("tournament", "name"), "Herbst\x00"), "tournament: name contains a control"),
+    (set_in((*table(1), "penalties", 0, "reason"), "a\x00"), "reason contains a control"),
+    (
+        set_in((*table(1), "penalties", 0, "points"), 3_000_000_000),
+        "penalties[0]: points must be a whole number from -1000 to 1000 other than 0",
+    ),
 ]
 
 

@@ -6,7 +6,7 @@ from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tournaments import selectors, services
 from tournaments.errors import UserError
-from tournaments.models import Game, GameChange, Penalty, Seat, Series, Tournament
+from tournaments.models import Game, GameChange, Penalty, Player, Seat, Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -227,16 +227,83 @@ class TestSeriesDraw:
         with pytest.raises(UserError, match="redrawn"):
             services.series_redraw(series=series, seed=5)
 
+    def play_one_game_per_table(self, tournament, series, matadors_by_table):
+        """Each table plays a one-game series, won by seat 2 with `matadors` (then closed)."""
+        winners = []
+        for table in series.tables.order_by("number"):
+            matadors = matadors_by_table[table.number]
+            data = {**GRAND, "matadors": matadors}
+            services.game_record(table=table, data=data)
+            services.table_close(table=table)
+            winners.append(table.seats.get(number=2).player_id)
+        return winners
+
     def test_second_series_seeded_by_the_standings(self, tournament, roster):
-        for p in roster(8):
+        for p in roster(16):
             RegistrationFactory(tournament=tournament, player=p)
+        services.tournament_update(tournament=tournament, games_per_series_4=1)
         first = services.series_draw(tournament=tournament, seed=3)
-        table = first.tables.get(number=2)
-        services.game_record(table=table, data=GRAND)
-        leader = table.seats.get(number=2).player_id
+        # Four distinct winners: grand with 4, 3, 2, 1 ranks them in that order.
+        winners = self.play_one_game_per_table(tournament, first, {1: 4, 2: 3, 3: 2, 4: 1})
         second = services.series_draw(tournament=tournament, method="standings", seed=4)
         assert second.number == 2
-        assert leader in second.tables.get(number=1).seats.values_list("player_id", flat=True)
+        # Rules §4 / draw.py: the best four players sit at table 1. They have never met,
+        # so keeping apart has no reason to move any of them.
+        top = set(second.tables.get(number=1).seats.values_list("player_id", flat=True))
+        assert top == set(winners)
+
+    def test_a_seeded_draw_needs_every_earlier_sheet_closed(self, tournament, roster):
+        for p in roster(8):
+            RegistrationFactory(tournament=tournament, player=p)
+        services.tournament_update(tournament=tournament, games_per_series_4=1)
+        first = services.series_draw(tournament=tournament, seed=3)
+        table = first.tables.get(number=1)
+        services.game_record(table=table, data=GRAND)
+        services.table_close(table=table)
+        with pytest.raises(UserError, match="table 2 of series 1 is still open"):
+            services.series_draw(tournament=tournament, method="standings", seed=4)
+        assert Series.objects.count() == 1
+        # A random draw does not depend on the standings.
+        assert services.series_draw(tournament=tournament, seed=4).number == 2
+
+    def test_players_without_a_result_are_seeded_in_name_order(self, tournament, club):
+        # Created in reverse name order, so ids and names disagree; nobody has a result yet.
+        names = ["Hanna", "Gerd", "Fritz", "Emil", "Dora", "Carl", "Berta", "Anna"]
+        for name in names:
+            RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
+        series = services.series_draw(
+            tournament=tournament, method="standings", seed=4, keep_apart="none"
+        )
+        tables = {
+            t.number: {s.player.name for s in t.seats.select_related("player")}
+            for t in series.tables.all()
+        }
+        assert tables == {
+            1: {"Anna", "Berta", "Carl", "Dora"},
+            2: {"Emil", "Fritz", "Gerd", "Hanna"},
+        }
+
+    def test_the_draw_remembers_who_it_kept_apart(self, tournament, roster):
+        for p in roster(8):
+            RegistrationFactory(tournament=tournament, player=p)
+        series = services.series_draw(tournament=tournament, seed=3, keep_apart="club")
+        assert series.keep_apart == "club"
+        seats = list(series.seats.order_by("table__number", "number").values_list("player_id"))
+        services.series_redraw(series=series, seed=8)
+        services.series_redraw(series=series, seed=3)  # keep_apart as it was drawn
+        series.refresh_from_db()
+        assert series.keep_apart == "club"
+        assert (
+            list(series.seats.order_by("table__number", "number").values_list("player_id"))
+            == seats
+        )
+
+    def test_an_unknown_keep_apart_is_refused(self, tournament, roster):
+        for p in roster(4):
+            RegistrationFactory(tournament=tournament, player=p)
+        with pytest.raises(UserError, match="keeps apart"):
+            services.series_draw(tournament=tournament, seed=3, keep_apart="family")
+        assert not Series.objects.exists()
 
     def test_swap_two_seats_before_the_start(self, table):
         a, b = table.seats.get(number=1), table.seats.get(number=3)
@@ -258,6 +325,38 @@ class TestTournamentSettings:
         services.game_record(table=table, data=GRAND)
         with pytest.raises(UserError, match="rule set"):
             services.tournament_update(tournament=table.series.tournament, rules="na")
+
+    def test_the_series_cannot_be_shorter_than_a_sheet(self, table):
+        tournament = table.series.tournament
+        for declarer in (2, 3, 4):
+            services.game_record(table=table, data={**GRAND, "declarer": declarer})
+        with pytest.raises(UserError, match="Table 1 of series 1 already holds 3 games"):
+            services.tournament_update(tournament=tournament, games_per_series_4=2)
+        tournament.refresh_from_db()
+        assert tournament.games_per_series_4 == 48
+        # Three games fit; the 3-table length is not limited by a 4-table's sheet.
+        services.tournament_update(tournament=tournament, games_per_series_4=3)
+        services.tournament_update(tournament=tournament, games_per_series_3=1)
+        services.table_close(table=table)
+
+    def test_the_settings_page_names_the_longest_sheet(self, table, client_for, secretary):
+        from django.urls import reverse
+
+        from tournaments.forms import TournamentForm
+
+        tournament = table.series.tournament
+        for declarer in (2, 3):
+            services.game_record(table=table, data={**GRAND, "declarer": declarer})
+        form = TournamentForm(instance=tournament, club=tournament.club)
+        data = {k: v for k, v in form.initial.items() if v is not None and v is not False}
+        data.update(games_per_series_4=1, date="2026-11-21")
+        response = client_for(secretary).post(
+            reverse("manage:tournament_settings", kwargs={"tournament": tournament.slug}), data
+        )
+        assert response.status_code == 200
+        assert "Table 1 of series 1 already holds 2 games" in response.content.decode()
+        tournament.refresh_from_db()
+        assert tournament.games_per_series_4 == 48
 
     def test_finish_needs_closed_series(self, table):
         with pytest.raises(UserError, match="Close every series"):
@@ -308,3 +407,64 @@ def test_a_player_with_payments_cannot_be_unregistered(tournament, club):
     with pytest.raises(UserError, match="payments"):
         services.registration_remove(registration=registration)
     assert registration.payments.count() == 1
+
+
+class TestControlCharacters:
+    @pytest.mark.parametrize("name", ["Anna\x00Neu", "Anna\x1bNeu"])
+    def test_a_player_name_with_a_control_character_is_refused(self, club, name):
+        with pytest.raises(UserError, match="control character"):
+            services.player_create(name=name, club=club)
+        assert not Player.objects.filter(club=club).exists()
+
+    def test_a_club_tournament_and_season_name_too(self, club):
+        import datetime
+
+        with pytest.raises(UserError, match="control character"):
+            services.club_create(name="Club\x00")
+        with pytest.raises(UserError, match="control character"):
+            services.season_create(club=club, name="Liga\x00")
+        with pytest.raises(UserError, match="control character"):
+            services.tournament_create(club=club, name="T\x00", date=datetime.date(2026, 1, 1))
+        with pytest.raises(UserError, match="control character"):
+            services.player_create(name="Anna", club=club, team="Team\x00")
+
+    def test_a_player_import_row_with_a_nul_is_refused(self, tournament):
+        with pytest.raises(UserError, match="control character"):
+            services.players_import(tournament=tournament, rows=[{"name": "A\x00"}])
+        assert not Player.objects.filter(name__startswith="A").exists()
+
+
+class TestSeatsWithinTheTable:
+    """The database itself refuses a seat outside the table (seat 4 at a 3-table)."""
+
+    @pytest.fixture
+    def three_table(self, seated_series):
+        return seated_series(3).tables.get()
+
+    def test_the_services_copy_the_table_size(self, three_table):
+        game = services.game_record(table=three_table, data={**GRAND, "declarer": 3})
+        penalty = services.penalty_record(table=three_table, seat=3, points=-10)
+        sizes = {s.table_size for s in three_table.seats.all()}
+        assert (game.table_size, penalty.table_size, sizes) == (3, 3, {3})
+
+    def test_seat_4_at_a_3_table_is_refused(self, three_table):
+        from django.db import IntegrityError, transaction
+
+        seat = three_table.seats.get(number=3)
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Seat.objects.filter(pk=seat.pk).update(number=4)
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Penalty.objects.create(table=three_table, table_size=3, seat=4, points=-10)
+        game = services.game_record(table=three_table, data={**GRAND, "declarer": 3})
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Game.objects.filter(pk=game.pk).update(declarer=4)
+        # A size that is no table size is refused too.
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Seat.objects.filter(pk=seat.pk).update(table_size=5)
+
+
+def test_a_penalty_reason_with_a_control_character_is_refused(table):
+    # The interchange import refuses it, so it must not get in: export → import round-trips.
+    with pytest.raises(UserError, match="control character"):
+        services.penalty_record(table=table, seat=1, points=-10, reason="misdeal\x01")
+    assert not Penalty.objects.exists()

@@ -4,12 +4,14 @@ penalties and closing a sheet against the paper list."""
 import random
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import translation
 
 from tournaments import selectors, services
 from tournaments.demo import fill_table
-from tournaments.models import Game, GameChange, Penalty, Table
+from tournaments.errors import UserError
+from tournaments.models import Game, GameChange, Penalty, PenaltyChange, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -566,3 +568,146 @@ def test_a_closed_sheet_takes_no_rows_until_reopened(client_for, secretary, tabl
     assert response.status_code == 302
     table.refresh_from_db()
     assert not table.closed
+
+
+# --------------------------------------------------------------------------------------
+# Penalties: bounded, removable with history; a closed sheet changes only after reopening
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("points", ["99999999999999999999999", "3000000000", "1001", "-1001"])
+def test_a_penalty_out_of_range_is_refused_with_a_message(client_for, secretary, table, points):
+    response = client_for(secretary).post(
+        url("sheet_penalty", table), {"seat": "1", "points": points}, follow=True
+    )
+    assert response.status_code == 200
+    assert not Penalty.objects.exists()
+    errors = [str(m) for m in response.context["messages"] if m.level_tag == "error"]
+    assert errors and "1000" in errors[0]
+
+
+@pytest.mark.parametrize("points", [10**22, 3_000_000_000, 1001, -1001])
+def test_the_penalty_service_checks_the_range(table, points):
+    with pytest.raises(UserError, match="1000"):
+        services.penalty_record(table=table, seat=1, points=points)
+    assert not Penalty.objects.exists()
+
+
+def test_the_database_refuses_a_penalty_out_of_range(table):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Penalty.objects.create(table=table, seat=1, points=1001)
+
+
+def test_a_penalty_at_the_limit_is_entered(table):
+    assert services.penalty_record(table=table, seat=1, points=-1000).points == -1000
+
+
+def test_a_mistyped_penalty_is_removed_and_kept_in_its_history(client_for, secretary, table):
+    client = client_for(secretary)
+    client.post(url("sheet_penalty", table), {"seat": "3", "points": "-100", "reason": "misdeal"})
+    penalty = Penalty.objects.get()
+    page = client.get(url("sheet", table)).content.decode()
+    delete_url = url("sheet_penalty_delete", table, pk=penalty.pk)
+    assert f'action="{delete_url}"' in page
+    response = client.post(delete_url, {}, follow=True)
+    assert "The penalty was removed." in response.content.decode()
+    assert not Penalty.objects.exists()
+    entered, removed = PenaltyChange.objects.order_by("id")
+    assert (entered.action, removed.action) == ("created", "deleted")
+    assert (removed.seat, removed.points, removed.penalty_reason) == (3, -100, "misdeal")
+    assert removed.user == secretary
+    assert "Penalty history" in response.content.decode()
+    # The standings no longer count it.
+    totals = {t.seat: t for t in selectors.table_seat_totals(table)}
+    assert totals[3].list_points == 0
+
+
+@pytest.mark.parametrize("who", ["anonymous", "player", "other_club_secretary"])
+def test_only_the_clubs_secretary_removes_a_penalty(request, client_for, table, who):
+    penalty = services.penalty_record(table=table, seat=1, points=-10)
+    client = client_for(request.getfixturevalue(who))
+    response = client.post(url("sheet_penalty_delete", table, pk=penalty.pk))
+    assert response.status_code == (302 if who == "anonymous" else 403)
+    assert Penalty.objects.filter(pk=penalty.pk).exists()
+
+
+def test_a_penalty_of_another_table_is_not_found(client_for, secretary, tournament, roster):
+    from tests.factories import RegistrationFactory
+
+    for p in roster(8):
+        RegistrationFactory(tournament=tournament, player=p)
+    series = services.series_draw(tournament=tournament, seed=1)
+    one, two = series.tables.order_by("number")
+    penalty = services.penalty_record(table=two, seat=1, points=-10)
+    response = client_for(secretary).post(url("sheet_penalty_delete", one, pk=penalty.pk))
+    assert response.status_code == 404
+    assert Penalty.objects.exists()
+
+
+@pytest.fixture
+def closed_table(table):
+    tournament = table.series.tournament
+    services.tournament_update(tournament=tournament, games_per_series_4=2)
+    record(table, declarer=2, game="grand", matadors=2, card_points=78)
+    record(table, declarer=3, game="grand", matadors=2, card_points=78)
+    services.penalty_record(table=table, seat=1, points=-10)
+    services.table_close(table=table)
+    table.refresh_from_db()
+    assert table.closed
+    return table
+
+
+def _state(table):
+    return (
+        list(table.games.order_by("number").values_list("number", "card_points")),
+        list(table.penalties.values_list("seat", "points")),
+        GameChange.objects.count(),
+        PenaltyChange.objects.count(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "extra", "data"),
+    [
+        ("game_delete", {"game": 2}, {}),
+        ("game_correct", {"game": 1}, {**GRAND_WITH_2, "card_points": "95"}),
+        ("sheet_penalty", {}, {"seat": "2", "points": "-10"}),
+        ("sheet_penalty_delete", {"pk": None}, {}),
+    ],
+)
+def test_a_closed_sheet_changes_only_after_reopening(
+    client_for, secretary, closed_table, name, extra, data
+):
+    if "pk" in extra:
+        extra = {"pk": closed_table.penalties.get().pk}
+    before = _state(closed_table)
+    response = client_for(secretary).post(url(name, closed_table, **extra), data, follow=True)
+    assert response.status_code == 200
+    assert "This sheet is closed; reopen it to change it." in response.content.decode()
+    assert _state(closed_table) == before
+    closed_table.refresh_from_db()
+    assert closed_table.closed
+
+
+def test_the_services_refuse_a_closed_sheet(closed_table):
+    game = closed_table.games.get(number=2)
+    penalty = closed_table.penalties.get()
+    calls = [
+        lambda: services.game_delete(game=game),
+        lambda: services.game_correct(game=game, data={"declarer": 3, "game": "null"}),
+        lambda: services.penalty_record(table=closed_table, seat=1, points=-5),
+        lambda: services.penalty_delete(penalty=penalty),
+    ]
+    for call in calls:
+        with pytest.raises(UserError, match="reopen it"):
+            call()
+    services.table_reopen(table=closed_table)
+    services.penalty_delete(penalty=penalty)
+    services.game_delete(game=game)
+    assert closed_table.games.count() == 1 and not closed_table.penalties.exists()
+
+
+def test_a_closed_sheet_offers_no_penalty_buttons(client_for, secretary, closed_table):
+    page = client_for(secretary).get(url("sheet", closed_table)).content.decode()
+    assert "Add penalty" not in page
+    assert "sheet_penalty_delete" not in page and "/delete/" not in page

@@ -1,12 +1,15 @@
 """Public pages and the secretaries' pages (sheet entry has its own module): who may do what."""
 
+from html.parser import HTMLParser
+
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.factories import PlayerFactory, RegistrationFactory
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tournaments import services
-from tournaments.models import Registration, Series, Tournament
+from tournaments.models import Player, Registration, Seat, Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -177,7 +180,7 @@ def manage_posts(tournament, club):
         ),
         (
             reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1}),
-            {"action": "redraw", "method": "random", "keep_apart": "team", "seed": "5"},
+            {"action": "redraw", "keep_apart": "team", "seed": "5"},
         ),
         (reverse("manage:club_players", kwargs={"club": club.pk}), {"name": "Jörg Łukasz"}),
     ]
@@ -537,3 +540,217 @@ def test_player_page_shows_only_published_figures(client, tournament, series, cl
     services.series_draw(tournament=draft, seed=1)
     text = client.get(reverse("player_detail", kwargs={"pk": player.pk})).content.decode()
     assert "Geheimturnier" not in text and tournament.name in text
+
+
+class _FormFields(HTMLParser):
+    """The fields each <form> of a page posts: {form index: [(name, value), ...]}."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms: list[dict] = []
+        self._select = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self.forms.append({"fields": [], "buttons": []})
+        elif not self.forms:
+            return
+        elif tag == "input" and attrs.get("name"):
+            if attrs.get("type") in ("checkbox", "radio") and "checked" not in attrs:
+                return
+            self.forms[-1]["fields"].append((attrs["name"], attrs.get("value", "")))
+        elif tag == "button" and attrs.get("name"):
+            self.forms[-1]["buttons"].append((attrs["name"], attrs.get("value", "")))
+        elif tag == "select":
+            self._select = attrs["name"]
+        elif tag == "option" and self._select and "selected" in attrs:
+            self.forms[-1]["fields"].append((self._select, attrs.get("value", "")))
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+
+
+def form_posting(html: str, button: tuple[str, str]) -> dict[str, str]:
+    """What the page's form with that submit button posts when the button is pressed."""
+    parser = _FormFields()
+    parser.feed(html)
+    for form in parser.forms:
+        if button in form["buttons"]:
+            return dict([*form["fields"], button])
+    raise AssertionError(f"no form with the button {button}")
+
+
+class TestSeriesPage:
+    def series_url(self, tournament, number=1):
+        return reverse("manage:series", kwargs={"tournament": tournament.slug, "series": number})
+
+    def test_draw_again_posts_what_the_page_offers(self, client_for, secretary, tournament):
+        for p in PlayerFactory.create_batch(8, club=tournament.club):
+            RegistrationFactory(tournament=tournament, player=p)
+        services.series_draw(tournament=tournament, seed=3, keep_apart="club")
+        client = client_for(secretary)
+        page = client.get(self.series_url(tournament)).content.decode()
+        data = form_posting(page, ("action", "redraw"))
+        assert data["keep_apart"] == "club"  # the form starts from the series' own setting
+        data["seed"] = "5"
+        response = client.post(
+            reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1}),
+            data,
+            follow=True,
+        )
+        assert "The series was drawn again." in response.content.decode()
+        series = Series.objects.get()
+        assert (series.draw_seed, series.keep_apart) == (5, "club")
+
+    @pytest.mark.parametrize(
+        "seats", [["abc", "1"], ["1", str(10**30)], ["1"], ["-1", "0"], ["1", "2", "3"]]
+    )
+    def test_swap_with_bad_seat_ids_gives_a_message(
+        self, seats, client_for, secretary, tournament, series
+    ):
+        before = list(Seat.objects.order_by("pk").values_list("pk", "player_id"))
+        response = client_for(secretary).post(
+            reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1}),
+            {"action": "swap", "seat": seats},
+            follow=True,
+        )
+        assert response.status_code == 200
+        assert "Choose exactly two seats to swap." in response.content.decode()
+        assert list(Seat.objects.order_by("pk").values_list("pk", "player_id")) == before
+
+    def test_players_who_met_before_are_flagged(self, client_for, secretary, tournament):
+        for p in PlayerFactory.create_batch(4, club=tournament.club):
+            RegistrationFactory(tournament=tournament, player=p)
+        services.series_draw(tournament=tournament, seed=1)
+        client = client_for(secretary)
+        assert "met before" not in client.get(self.series_url(tournament)).content.decode()
+        services.series_draw(tournament=tournament, seed=2)
+        page = client.get(self.series_url(tournament, 2)).content.decode()
+        assert page.count("met before") == 6  # four players at one table again: six pairs
+
+    def test_the_warning_checks_what_the_draw_kept_apart(self, client_for, secretary, tournament):
+        other = ClubFactory(name="Skatclub Gera")
+        for p in [*PlayerFactory.create_batch(2, club=other), *PlayerFactory.create_batch(2)]:
+            RegistrationFactory(tournament=tournament, player=p)
+        services.series_draw(tournament=tournament, seed=1, keep_apart="club")
+        page = client_for(secretary).get(self.series_url(tournament)).content.decode()
+        assert "same club" in page
+
+
+SETTINGS = {
+    "name": "Herbstpreisskat",
+    "date": "2026-11-21",
+    "rules": "ispa",
+    "list_scoring": "on",
+    "bonus_won": 50,
+    "bonus_lost": 50,
+    "bonus_others_3": 40,
+    "bonus_others_4": 30,
+    "games_per_series_4": 32,
+    "games_per_series_3": 24,
+}
+
+
+def _club_player(club):
+    return PlayerFactory(club=club, name="Ida Alt", team="")
+
+
+# Each secretary's POST: (url name, url kwargs, data, what the secretary's POST changed).
+SECRETARY_POSTS = {
+    "registration_add": (
+        lambda t, c, p: reverse("manage:registration_add", kwargs={"tournament": t.slug}),
+        lambda t, c, p: {"players": [p.pk]},
+        lambda t, c, p: t.registrations.filter(player=p).exists(),
+    ),
+    "tournament_lots": (
+        lambda t, c, p: reverse("manage:tournament_lots", kwargs={"tournament": t.slug}),
+        lambda t, c, p: {f"lot_{t.registrations.first().player_id}": "1"},
+        lambda t, c, p: t.registrations.exclude(lot=None).exists(),
+    ),
+    "tournament_settings": (
+        lambda t, c, p: reverse("manage:tournament_settings", kwargs={"tournament": t.slug}),
+        lambda t, c, p: SETTINGS,
+        lambda t, c, p: Tournament.objects.get(pk=t.pk).games_per_series_4 == 32,
+    ),
+    "tournament_new": (
+        lambda t, c, p: reverse("manage:tournament_new", kwargs={"club": c.pk}),
+        lambda t, c, p: {**SETTINGS, "name": "Winterpreisskat"},
+        lambda t, c, p: Tournament.objects.filter(name="Winterpreisskat", club=c).exists(),
+    ),
+    "season_new": (
+        lambda t, c, p: reverse("manage:season_new", kwargs={"club": c.pk}),
+        lambda t, c, p: {"name": "Liga 2027"},
+        lambda t, c, p: c.seasons.filter(name="Liga 2027").exists(),
+    ),
+    "player_edit": (
+        lambda t, c, p: reverse("manage:player_edit", kwargs={"club": c.pk, "pk": p.pk}),
+        lambda t, c, p: {"name": "Ida Neu", "team": "Altenburg II", "category": "ladies"},
+        lambda t, c, p: Player.objects.get(pk=p.pk).name == "Ida Neu",
+    ),
+    "registration_import": (
+        lambda t, c, p: reverse("manage:registration_import", kwargs={"tournament": t.slug}),
+        lambda t, c, p: {"file": SimpleUploadedFile("liste.csv", "Name\nJörg Łukasz\n".encode())},
+        # The upload only previews; the confirmation (posted by the same user) registers.
+        lambda t, c, p: t.registrations.filter(player__name="Jörg Łukasz").exists(),
+    ),
+}
+
+
+@pytest.mark.parametrize("who", USERS)
+@pytest.mark.parametrize("action", sorted(SECRETARY_POSTS))
+def test_only_the_clubs_secretary_posts(who, action, as_user, tournament, series, club):
+    url_of, data_of, changed = SECRETARY_POSTS[action]
+    ida = _club_player(club)
+    client = as_user(who)
+    url = url_of(tournament, club, ida)
+    response = client.post(url, data_of(tournament, club, ida))
+    if action == "registration_import":
+        assert client.post(url, {"confirm": "1"}).status_code == response.status_code or (
+            who == "secretary"
+        )
+    if who == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    elif who != "secretary":
+        assert response.status_code == 403
+    if who == "secretary":
+        assert response.status_code in (200, 302)
+        assert changed(tournament, club, ida), action
+    else:
+        assert not changed(tournament, club, ida), action
+
+
+def test_player_edit_page_shows_the_player_and_refuses_bad_names(client_for, secretary, club):
+    ida = _club_player(club)
+    url = reverse("manage:player_edit", kwargs={"club": club.pk, "pk": ida.pk})
+    client = client_for(secretary)
+    page = client.get(url)
+    assert page.status_code == 200 and "Ida Alt" in page.content.decode()
+    response = client.post(url, {"name": "Ida\x1bAlt", "team": "", "category": ""})
+    assert response.status_code == 200
+    assert "control character" in response.content.decode()
+    assert Player.objects.get(pk=ida.pk).name == "Ida Alt"
+
+
+def test_a_player_of_another_club_is_not_edited_here(client_for, secretary, club):
+    stranger = PlayerFactory(club=ClubFactory(name="Skatclub Gera"), name="Gerd")
+    url = reverse("manage:player_edit", kwargs={"club": club.pk, "pk": stranger.pk})
+    assert client_for(secretary).post(url, {"name": "X"}).status_code == 404
+    assert Player.objects.get(pk=stranger.pk).name == "Gerd"
+
+
+def test_the_next_draw_starts_from_the_last_draws_keep_apart(
+    client_for, secretary, tournament, roster
+):
+    for p in roster(4):
+        RegistrationFactory(tournament=tournament, player=p)
+    services.series_draw(tournament=tournament, seed=1, keep_apart="team_and_club")
+    page = client_for(secretary).get(
+        reverse("manage:tournament", kwargs={"tournament": tournament.slug})
+    )
+    parser = _FormFields()
+    parser.feed(page.content.decode())
+    (draw,) = [dict(f["fields"]) for f in parser.forms if "method" in dict(f["fields"])]
+    assert draw["keep_apart"] == "team_and_club"

@@ -21,8 +21,10 @@ from tournaments.forms import (
     PlayerForm,
     PlayerListUploadForm,
     QuickAddPlayerForm,
+    RedrawForm,
     RegistrationAddForm,
     SeasonForm,
+    SeatSwapForm,
     TournamentForm,
 )
 from tournaments.models import Club, Player, Registration, Seat, Tournament
@@ -217,7 +219,12 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
             series_list=series,
             add_form=RegistrationAddForm(tournament=self.tournament),
             quick_form=QuickAddPlayerForm(),
-            draw_form=DrawForm(),
+            # The next draw keeps apart whom the last one did.
+            draw_form=DrawForm(
+                initial={"keep_apart": last.keep_apart}
+                if (last := self.tournament.series.order_by("-number").first())
+                else None
+            ),
             split=split,
         )
         return context
@@ -345,7 +352,7 @@ class SeriesManageView(SeriesMixin, ManageMixin, TemplateView):
             self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
         )
         context["tables"] = tables
-        context["draw_form"] = DrawForm(initial={"method": self.series.draw_method})
+        context["draw_form"] = RedrawForm(initial={"keep_apart": self.series.keep_apart})
         context["conflicts"] = self._conflicts(tables)
         return context
 
@@ -356,19 +363,14 @@ class SeriesManageView(SeriesMixin, ManageMixin, TemplateView):
             for players in seats_by_table
             for p in players
         ]
-        previous = services._previous_opponents(self.tournament) - {
-            frozenset((a.pk, b.pk))
-            for players in seats_by_table
-            for a in players
-            for b in players
-            if a.pk != b.pk
-        }
+        # Pairs who met in an earlier series; this series' own pairs are what is checked.
+        previous = services._previous_opponents(self.tournament, before=self.series.number)
         names = {p.pk: p.name for players in seats_by_table for p in players}
         found = draw_engine.conflicts(
             [[p.pk for p in players] for players in seats_by_table],
             entrants,
             previous,
-            "team",
+            self.series.keep_apart,
         )
         return [(names[a], names[b], reason) for a, b, reason in found]
 
@@ -384,9 +386,12 @@ class SeriesActionView(SeriesMixin, ManageMixin, View):
         )
         try:
             if action == "redraw":
-                form = DrawForm(request.POST)
+                form = RedrawForm(request.POST)
                 if not form.is_valid():
-                    raise UserError(_("Check the draw settings."))
+                    raise UserError(
+                        _("Check the draw settings: %(e)s")
+                        % {"e": " ".join(e for errors in form.errors.values() for e in errors)}
+                    )
                 services.series_redraw(
                     series=self.series,
                     seed=form.cleaned_data["seed"],
@@ -395,10 +400,17 @@ class SeriesActionView(SeriesMixin, ManageMixin, View):
                 )
                 messages.success(request, _("The series was drawn again."))
             elif action == "swap":
-                seats = Seat.objects.filter(
-                    series=self.series, pk__in=request.POST.getlist("seat")
+                chosen = request.POST.getlist("seat")
+                form = SeatSwapForm(dict(zip(("seat_a", "seat_b"), chosen, strict=False)))
+                if len(chosen) != 2 or not form.is_valid():
+                    raise UserError(_("Choose exactly two seats to swap."))
+                seats = list(
+                    Seat.objects.filter(
+                        series=self.series,
+                        pk__in=[form.cleaned_data["seat_a"], form.cleaned_data["seat_b"]],
+                    )
                 )
-                if seats.count() != 2:
+                if len(seats) != 2:
                     raise UserError(_("Choose exactly two seats to swap."))
                 a, b = seats
                 services.seat_swap(seat_a=a, seat_b=b, user=request.user)
@@ -456,7 +468,12 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
             return self.render_to_response(self.get_context_data(form=form))
         upload = form.cleaned_data["file"]
         try:
-            report = player_import.read_player_list(upload.name, upload.read())
+            report = player_import.read_player_list(
+                upload.name,
+                upload.read(),
+                home_club=self.tournament.club.name,
+                known_clubs=Club.objects.values_list("name", flat=True),
+            )
         except player_import.ImportFileError as error:
             form.add_error("file", str(error))
             return self.render_to_response(self.get_context_data(form=form))

@@ -17,7 +17,15 @@ from django.views.generic import TemplateView, View
 
 from tournaments import selectors, services
 from tournaments.errors import UserError
-from tournaments.models import Game, GameChange, GameType, RamschResult, Series, Trump
+from tournaments.models import (
+    Game,
+    GameChange,
+    GameType,
+    Penalty,
+    RamschResult,
+    Series,
+    Trump,
+)
 from tournaments.sheet_forms import (
     GameCorrectForm,
     GameRowForm,
@@ -101,6 +109,7 @@ class SheetView(SheetMixin, TemplateView):
             last_row=sheet.rows[-1] if sheet.rows else None,
             penalty_form=PenaltyForm(seats=self.seats),
             penalties=list(self.table.penalties.all()),
+            penalty_changes=list(self.table.penalty_changes.select_related("user")[:20]),
             close_form=PaperTotalsForm(
                 seats=self.seats,
                 initial={f"seat_{k}": v for k, v in (self.table.paper_totals or {}).items()},
@@ -201,6 +210,9 @@ class GameCorrectView(SheetMixin, TemplateView):
                     reason=form.cleaned_data["reason"],
                 )
             except UserError as error:
+                if self.table.closed:  # the page shows no form to put the error on
+                    messages.error(request, str(error))
+                    return redirect(self.sheet_url(f"game-{self.game.number}"))
                 form.add_user_error(error)
             else:
                 if game.updated == before:
@@ -266,6 +278,22 @@ class PenaltyView(SheetMixin, View):
                 _("The penalty was not entered: %(errors)s")
                 % {"errors": " ".join(e for errors in form.errors.values() for e in errors)},
             )
+        return redirect(self.sheet_url("penalties"))
+
+
+class PenaltyDeleteView(SheetMixin, View):
+    """Remove a mistyped penalty (kept in the penalty history); a new one is entered instead."""
+
+    def post(self, request, *args, **kwargs):
+        penalty = get_object_or_404(Penalty, table=self.table, pk=kwargs["pk"])
+        try:
+            services.penalty_delete(
+                penalty=penalty, user=request.user, reason=request.POST.get("reason", "")
+            )
+        except UserError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("The penalty was removed."))
         return redirect(self.sheet_url("penalties"))
 
 

@@ -9,6 +9,7 @@ manage.py demo_data --large --players 2000 --series 4 --seed 1
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from tournaments import demo, services
 from tournaments.errors import UserError
@@ -52,18 +53,20 @@ class Command(BaseCommand):
             raise CommandError("--players must be at least 3 and --series at least 1.")
         started = time.perf_counter()
         timings: dict[str, float] = {}
-        club = Club.objects.filter(name=BENCHMARK_CLUB).first()
-        if club is None:
-            club = services.club_create(name=BENCHMARK_CLUB)
         try:
-            tournament = demo.generate_tournament(
-                club=club,
-                players=options["players"],
-                series=options["series"],
-                seed=options["seed"],
-                rules=str(options["rules"]),
-                timings=timings,
-            )
+            # One transaction: a failed run leaves no empty "Benchmark" club behind.
+            with transaction.atomic():
+                club = Club.objects.filter(name=BENCHMARK_CLUB).first()
+                if club is None:
+                    club = services.club_create(name=BENCHMARK_CLUB)
+                tournament = demo.generate_tournament(
+                    club=club,
+                    players=options["players"],
+                    series=options["series"],
+                    seed=options["seed"],
+                    rules=str(options["rules"]),
+                    timings=timings,
+                )
         except UserError as error:
             raise CommandError(str(error)) from None
         elapsed = time.perf_counter() - started
