@@ -61,6 +61,11 @@ KINDS = [kind for _, kind in MIX]
 WEIGHTS = [weight for weight, _ in MIX]
 
 
+# The most card points a declarer who took no trick can have: the skat's in ISPA (rules
+# "Terms"), none in NA (Foster 1909: the skat goes to the opponents).
+SCHWARZ_SKAT_MAX = {"ispa": 22, "na": 0}
+
+
 def _outcome(
     rng: random.Random, fields: dict[str, Any], schneider_announced: bool, schwarz_announced: bool
 ) -> None:
@@ -68,7 +73,8 @@ def _outcome(
     if rng.random() < 0.6:
         card_points = rng.randint(0, 120)
         fields["card_points"] = card_points
-        if card_points in (0, 120) and rng.random() < 0.5:
+        schwarz_possible = card_points == 120 or card_points <= SCHWARZ_SKAT_MAX[fields["rules"]]
+        if schwarz_possible and rng.random() < 0.5:
             fields["schwarz"] = True
         return
     schwarz = rng.random() < 0.05
@@ -133,6 +139,8 @@ def random_game(rng: random.Random) -> dict[str, Any]:
 
     game = kind[3:]
     fields = {"rules": "na", "game": game}
+    if rng.random() < 0.1:
+        fields["table_size"] = rng.choice((4, 5))  # rules §3.6
     if game == "ramsch":
         fields["ramsch"] = rng.choice(("fewest_points", "fewest_points", "no_trick", "all_tricks"))
         return fields
@@ -141,7 +149,7 @@ def random_game(rng: random.Random) -> dict[str, Any]:
             fields["game"] = "null_ouvert"
         fields["won"] = rng.random() < 0.6
         if rng.random() < 0.7:
-            fields["bid"] = rng.randint(10, 20)
+            fields["bid"] = rng.randint(10, 24)  # above the value: overbid (rules §3.4)
         return fields
     if game in ("tournee", "passt_mir_nicht", "solo"):
         trump = rng.choice((*SUITS, "grand"))

@@ -4,6 +4,8 @@ Pure Python, no Django and nothing outside the standard library. The binding ref
 ``shared/rules/README.md`` ("rules §n" in comments); the command line is ``python -m
 scoring`` (``shared/rules/scoring-contract.md``).
 
+``score_sheet`` totals one table's sheet of declared games per seat (rules §2).
+
 Rule sets: ``ispa`` (International Skat Order with Seeger-Fabian list points, rules §1-§2)
 and ``na`` (North American tournée skat, rules §3). Every rejected input raises
 :class:`ScoringError` with a stable ``code`` (listed in ``scoring.errors.MESSAGES``).
@@ -18,6 +20,8 @@ from scoring.seeger_fabian import (
     list_points_for,
     ranking_key,
     score_series,
+    score_sheet,
+    sitting_out,
 )
 from scoring.tables import ISPA_GAMES, NA_GAMES, RAMSCH_RESULTS, RULE_SETS, SUITS, TRUMPS
 
@@ -44,5 +48,7 @@ __all__ = [
     "score",
     "score_mapping",
     "score_series",
+    "score_sheet",
+    "sitting_out",
     "valid_bids",
 ]

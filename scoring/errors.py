@@ -25,7 +25,7 @@ MESSAGES: dict[str, str] = {
     "unknown_game": "unknown game '{value}' for {rules} rules: use one of {choices}",
     "unknown_trump": "unknown trump '{value}': use one of {choices}",
     "unknown_ramsch": "unknown ramsch result '{value}': use one of {choices}",
-    "table_size_range": "table_size must be 3 or 4",
+    "table_size_range": "table_size must be {sizes}",
     # Which fields a game needs or allows.
     "required_for_game": "{field} is required for {what}",
     "result_required": "either won or card_points is required",
@@ -36,8 +36,8 @@ MESSAGES: dict[str, str] = {
     "matadors_range": "matadors must be between 1 and {max} for {what}",
     "card_points_range": "card_points must be between 0 and 120",
     "invalid_bid": "bid {bid} is not a valid game value",
-    "na_bid_range": "bid {bid} is not a valid na bid: bids go from 10 to 216",
-    "no_bid_list": "{rules} bids are a range, not a list: any bid from {low} to {high}",
+    "na_bid_range": "bid {bid} is not a valid na bid: bids start at {low}",
+    "no_bid_list": "{rules} bids are a range, not a list: any bid of {low} or more",
     "null_below_bid": (
         "{what} is worth {value}, below the bid {bid}: "
         "enter the referee's ruling as a manual correction"
@@ -47,16 +47,23 @@ MESSAGES: dict[str, str] = {
     "re_without_kontra": "re requires kontra",
     "schwarz_without_schneider": "schwarz without schneider: a schwarz game is schneider too",
     "schwarz_card_points": "schwarz needs card_points 0 or 120, not {card_points}",
+    "schwarz_skat_points": (
+        "schwarz needs card_points 120, or at most {skat} (the skat) when the declarer "
+        "took no trick, not {card_points}"
+    ),
     "announced_not_reached": "won is true, but {level} was announced and not reached",
     "contradiction": "{field} is {given}, but card_points {card_points} make it {derived}",
     # Series (score_series, list_points_for).
     "series_table_size": "table_size must be between 3 and {max} for {rules} rules",
     "bad_seat": "seat {seat} is not a seat at a table of {table_size}",
     "bad_sheet_game": "game {number} of the sheet is not valid: {reason}",
+    "sitting_out": "game {number} of the sheet: seat {seat} has no cards in this deal ({why})",
     # The command line.
     "invalid_json": "line {line} is not valid JSON: {detail}",
     "not_utf8": "line {line} is not valid UTF-8",
     "not_an_object_line": "line {line} is not a JSON object",
+    "duplicate_field": "line {line}: field '{field}' appears twice",
+    "number_too_large": "line {line}: a number is too large (more than {digits} digits)",
 }
 
 

@@ -27,7 +27,14 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """One declared game, field for field as in the scoring contract."""
+    """One declared game, field for field as in the scoring contract.
+
+    A field counts as "given" when it differs from its default. So with ``card_points``,
+    ``schneider=False`` means "not given" here: ``won`` and ``schneider`` follow from the
+    card points, and only ``schneider=True`` (or a ``won`` they contradict) is an error. A
+    JSON object can say ``"schneider": false`` explicitly; ``score_mapping`` and the
+    command line reject that when the card points make it schneider.
+    """
 
     rules: str
     game: str

@@ -14,7 +14,16 @@ from collections.abc import Callable
 from scoring.errors import ScoringError, fail, show_int
 from scoring.game import Bonus, Game, GameResult, first_given, result_of
 from scoring.outcome import play_outcome
-from scoring.tables import ISPA_BASE, ISPA_BIDS, ISPA_NULL, MAX_MATADORS, SUITS
+from scoring.tables import (
+    ISPA_BASE,
+    ISPA_BIDS,
+    ISPA_NULL,
+    ISPA_SCHNEIDER_FROM,
+    ISPA_SCHWARZ_SKAT_MAX,
+    ISPA_TABLE_SIZES,
+    MAX_MATADORS,
+    SUITS,
+)
 
 __all__ = ["PASSED_RESULT", "SCORERS"]
 
@@ -31,9 +40,6 @@ PASSED_RESULT = GameResult(
     multiplier=None,
     base=None,
 )
-
-# rules §1.3: schneider (90) is reached by the declarer with 90 or more card points.
-_SCHNEIDER_FROM = 90
 
 _NA_HINTS = {
     "trump": "in ispa the game names the trump",
@@ -58,8 +64,8 @@ def _suit_scorer(base: int, max_matadors: int, what: str) -> Scorer:
         if not 1 <= matadors <= max_matadors:  # rules §1.2
             raise fail("matadors_range", max=max_matadors, what=what)
         table_size = game.table_size
-        if table_size != 3 and table_size != 4:
-            raise fail("table_size_range")
+        if table_size not in ISPA_TABLE_SIZES:  # rules §4
+            raise fail("table_size_range", sizes="3 or 4")
         # rules §1.3: suit/grand ouvert is a hand game with schwarz announced, and
         # schwarz announced includes schneider announced.
         ouvert = game.ouvert
@@ -73,7 +79,11 @@ def _suit_scorer(base: int, max_matadors: int, what: str) -> Scorer:
             raise fail("re_without_kontra")
 
         won, schneider, schwarz = play_outcome(
-            game, schneider_announced, schwarz_announced, _SCHNEIDER_FROM
+            game,
+            schneider_announced,
+            schwarz_announced,
+            ISPA_SCHNEIDER_FROM,
+            ISPA_SCHWARZ_SKAT_MAX,
         )
         # rules §1.3: an announced level counts whether reached or not, and schneider
         # (schwarz) counts once whether the declarer or the opponents are schneider.
@@ -140,9 +150,8 @@ def _null(game: Game, bonus: Bonus) -> GameResult:
         or game.card_points is not None
     ):
         raise fail("field_not_allowed", field=first_given(game, _NOT_FOR_NULL), what="null")
-    table_size = game.table_size
-    if table_size != 3 and table_size != 4:
-        raise fail("table_size_range")
+    if game.table_size not in ISPA_TABLE_SIZES:  # rules §4
+        raise fail("table_size_range", sizes="3 or 4")
     if game.re and not game.kontra:  # rules §1.7
         raise fail("re_without_kontra")
     won = game.won
@@ -161,7 +170,7 @@ def _null(game: Game, bonus: Bonus) -> GameResult:
         score *= 4 if game.re else 2
     if won:
         return result_of((value, score, True, False, score + bonus.won, 0, None, None))
-    others = bonus.others_3 if table_size == 3 else bonus.others_4
+    others = bonus.others_3 if game.table_size == 3 else bonus.others_4
     return result_of((value, score, False, False, score - bonus.lost, others, None, None))
 
 
@@ -191,9 +200,8 @@ def _passed(game: Game, bonus: Bonus) -> GameResult:
         if name == "trump" or name == "ramsch":
             raise _na_field(game)
         raise fail("field_not_allowed", field=name, what="a passed-in deal")
-    table_size = game.table_size
-    if table_size != 3 and table_size != 4:
-        raise fail("table_size_range")
+    if game.table_size not in ISPA_TABLE_SIZES:  # rules §4
+        raise fail("table_size_range", sizes="3 or 4")
     return PASSED_RESULT
 
 

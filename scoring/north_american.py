@@ -20,11 +20,12 @@ from scoring.tables import (
     MAX_MATADORS,
     NA_GRAND_GUCKSER,
     NA_GRAND_OUVERT,
-    NA_MAX_BID,
     NA_MIN_BID,
     NA_NULL,
     NA_NULL_OUVERT,
+    NA_SCHNEIDER_FROM,
     NA_SOLO_UNITS,
+    NA_TABLE_SIZES,
     NA_TOURNEE_UNITS,
     RAMSCH_RESULTS,
     TRUMPS,
@@ -33,9 +34,6 @@ from scoring.tables import (
 __all__ = ["SCORERS"]
 
 Scorer = Callable[[Game, Bonus], GameResult]
-
-# rules §3.3: the opponents are schneider when the declarer has 91 card points.
-_SCHNEIDER_FROM = 91
 
 _ISPA_HINTS = {
     "hand": "in na a solo is the hand game",
@@ -53,8 +51,9 @@ def _ispa_field(game: Game) -> ScoringError:
 
 
 def _check_bid(bid: int) -> None:
-    if not NA_MIN_BID <= bid <= NA_MAX_BID:  # rules §3.4: bids start at 10
-        raise fail("na_bid_range", bid=show_int(bid))
+    # rules §3.4: bids start at 10; the scoring contract: any integer bid "≥ 10".
+    if bid < NA_MIN_BID:
+        raise fail("na_bid_range", bid=show_int(bid), low=NA_MIN_BID)
 
 
 def _trump_game(
@@ -111,17 +110,18 @@ def _play(
     max_matadors = MAX_MATADORS[kind]
     if not 1 <= matadors <= max_matadors:  # rules §1.2 applies to both rule sets
         raise fail("matadors_range", max=max_matadors, what=what)
-    table_size = game.table_size
-    if table_size != 3 and table_size != 4:
-        raise fail("table_size_range")
+    if game.table_size not in NA_TABLE_SIZES:  # rules §3.6
+        raise fail("table_size_range", sizes="3, 4 or 5")
     schwarz_announced = game.schwarz_announced or ouvert
     schneider_announced = game.schneider_announced or schwarz_announced
     if schneider_announced and not announcements:  # rules §3.2: announcements only in solos
         field = "schneider_announced" if game.schneider_announced else "schwarz_announced"
         raise fail("announce_outside_solo", field=field)
 
+    # Foster 1909: a schwarz declarer's skat cards "belong to them [the opponents] instead
+    # of to the player", so schwarz means card points 0 or 120.
     won, schneider, schwarz = play_outcome(
-        game, schneider_announced, schwarz_announced, _SCHNEIDER_FROM
+        game, schneider_announced, schwarz_announced, NA_SCHNEIDER_FROM, 0
     )
     # rules §3.2: stage 1 game / 2 schneider / 3 schwarz, reached by either side or
     # announced; bonus +1 schneider announced, +2 schwarz announced (not +3).
@@ -168,7 +168,11 @@ _NOT_FOR_NULL = (
 
 
 def _null_game(value: int, name: str) -> Scorer:
-    """Null or null ouvert: fixed values, lost single (rules §3.1, §3.4)."""
+    """Null or null ouvert: fixed values, lost single (rules §3.1, §3.4).
+
+    An overbid null is lost and charged at the next multiple of its value that reaches the
+    bid, single (rules §3.4, which unlike ISPA's rules §1.5 names no exception for null).
+    """
 
     def scorer(game: Game, bonus: Bonus) -> GameResult:
         if game.hand or game.ouvert or game.kontra or game.re:
@@ -176,17 +180,17 @@ def _null_game(value: int, name: str) -> Scorer:
         field = first_given(game, _NOT_FOR_NULL)
         if field is not None:
             raise fail("field_not_allowed", field=field, what=name)
-        table_size = game.table_size
-        if table_size != 3 and table_size != 4:
-            raise fail("table_size_range")
+        if game.table_size not in NA_TABLE_SIZES:  # rules §3.6
+            raise fail("table_size_range", sizes="3, 4 or 5")
         won = game.won
         if won is None:
             raise fail("required_for_game", field="won", what=name)
         bid = game.bid
         if bid is not None:
             _check_bid(bid)
-            if value < bid:  # as rules §1.5, last sentence: the referee decides
-                raise fail("null_below_bid", what=name, value=value, bid=bid)
+            if value < bid:  # rules §3.4: overbid, charged at the next multiple of the value
+                charged = -(-bid // value) * value
+                return result_of((charged, -charged, False, True, None, None, None, None))
         if won:
             return result_of((value, value, True, False, None, None, None, None))
         return result_of((value, -value, False, False, None, None, None, None))
@@ -220,9 +224,8 @@ def _ramsch(game: Game, bonus: Bonus) -> GameResult:
     field = first_given(game, _NOT_FOR_RAMSCH)
     if field is not None:
         raise fail("field_not_allowed", field=field, what="ramsch")
-    table_size = game.table_size
-    if table_size != 3 and table_size != 4:
-        raise fail("table_size_range")
+    if game.table_size not in NA_TABLE_SIZES:  # rules §3.6
+        raise fail("table_size_range", sizes="3, 4 or 5")
     outcome = game.ramsch
     if outcome is None:
         raise fail("required_for_game", field="ramsch", what="ramsch")

@@ -2,7 +2,9 @@
 
 The outcome is given either as flags (``won``, ``schneider``, ``schwarz``) or as the
 declarer's ``card_points``, from which ``won`` and ``schneider`` follow. ``schwarz`` is
-always a flag: card points cannot show whether a side took no trick.
+always a flag: card points cannot show whether a side took no trick. Card points include
+the skat: in ISPA it is the declarer's even when he takes no trick, so a schwarz declarer
+has the skat's points (0 to 22); in NA the opponents get it (card points 0).
 """
 
 from __future__ import annotations
@@ -16,13 +18,19 @@ _JSON_BOOL = {True: "true", False: "false"}
 
 
 def play_outcome(
-    game: Game, schneider_announced: bool, schwarz_announced: bool, schneider_from: int
+    game: Game,
+    schneider_announced: bool,
+    schwarz_announced: bool,
+    schneider_from: int,
+    schwarz_skat_max: int,
 ) -> tuple[bool, bool, bool]:
     """Return (won, schneider, schwarz) of the play, before any overbid check.
 
     ``schneider_from`` is the declarer's card points that make the opponents schneider:
     90 in ISPA (rules §1.3), 91 in NA (rules §3.3). The declarer is schneider himself with
-    30 or fewer in both. The announcement flags already include what they imply.
+    30 or fewer in both. ``schwarz_skat_max`` is the most card points a declarer who took
+    no trick can have: the skat's 22 in ISPA, 0 in NA. The announcement flags already
+    include what they imply.
     """
     schwarz = game.schwarz
     card_points = game.card_points
@@ -45,7 +53,10 @@ def play_outcome(
 
     if not 0 <= card_points <= 120:
         raise fail("card_points_range")
-    if schwarz and 0 < card_points < 120:
+    if schwarz and schwarz_skat_max < card_points < 120:
+        # Schwarz: the declarer took every trick (120) or none (the skat's points at most).
+        if schwarz_skat_max:
+            raise fail("schwarz_skat_points", skat=schwarz_skat_max, card_points=card_points)
         raise fail("schwarz_card_points", card_points=card_points)
     schneider = card_points >= schneider_from or card_points <= 30
     if game.schneider and not schneider:

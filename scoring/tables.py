@@ -14,15 +14,19 @@ __all__ = [
     "ISPA_GAMES",
     "ISPA_MAX_LEVEL",
     "ISPA_NULL",
+    "ISPA_SCHNEIDER_FROM",
+    "ISPA_SCHWARZ_SKAT_MAX",
+    "ISPA_TABLE_SIZES",
     "MAX_MATADORS",
     "NA_GAMES",
     "NA_GRAND_GUCKSER",
     "NA_GRAND_OUVERT",
-    "NA_MAX_BID",
     "NA_MIN_BID",
     "NA_NULL",
     "NA_NULL_OUVERT",
+    "NA_SCHNEIDER_FROM",
     "NA_SOLO_UNITS",
+    "NA_TABLE_SIZES",
     "NA_TOURNEE_UNITS",
     "RAMSCH_RESULTS",
     "RULE_SETS",
@@ -56,6 +60,11 @@ ISPA_BASE: MappingProxyType[str, int] = MappingProxyType(
 ISPA_NULL: tuple[tuple[int, int], tuple[int, int]] = ((23, 46), (35, 59))
 # rules §1.3: matadors + 1 + 7 levels at most.
 ISPA_MAX_LEVEL = 18
+# rules §1.3: the opponents are schneider when the declarer has 90 card points.
+ISPA_SCHNEIDER_FROM = 90
+# A schwarz declarer (no trick) still owns the skat in ISPA (rules "Terms"; Wikipedia: "The
+# Skat always belongs to the declarer"), so his card points are the skat's: two aces at most.
+ISPA_SCHWARZ_SKAT_MAX = 22
 # rules §1.2: matadors per kind of game, both rule sets.
 MAX_MATADORS: MappingProxyType[str, int] = MappingProxyType({"suit": 11, "grand": 4})
 
@@ -79,11 +88,16 @@ NA_GRAND_GUCKSER = 16
 NA_NULL = 20
 NA_NULL_OUVERT = 40
 
-# rules §3.4: bids start at 10. The top is the highest NA game value, grand ouvert with 4:
-# 24 × (4 + 5) = 216; a bid must be the value of some possible game (NA law 4, Foster 1909:
-# "Bids must be made in numbers, the value of which occur in some possible game").
+# rules §3.4: bids start at 10. The scoring contract allows every integer bid from there
+# ("NA: ≥ 10"); a bid above every game the hand can reach is simply overbid (rules §3.4).
 NA_MIN_BID = 10
-NA_MAX_BID = 216
+# rules §3.3: the declarer needs 91 card points to make the opponents schneider.
+NA_SCHNEIDER_FROM = 91
+
+# Players at a table: ISPA 3 or 4 (rules §4); NA 3, 4 or 5 (rules §3.6: players without
+# cards share the defenders' result, so the size does not change a game's score).
+ISPA_TABLE_SIZES: frozenset[int] = frozenset({3, 4})
+NA_TABLE_SIZES: frozenset[int] = frozenset({3, 4, 5})
 
 # rules §3.5: the Ramsch result of the player described.
 RAMSCH_RESULTS: MappingProxyType[str, int] = MappingProxyType(

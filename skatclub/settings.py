@@ -2,8 +2,10 @@
 
 Variables (see `.env.example`):
 - DATABASE_URL: e.g. postgres://postgres@127.0.0.1:5432/skatclub; default a SQLite file
-  `db.sqlite3` next to manage.py.
-- DJANGO_SECRET_KEY: required when DJANGO_DEBUG is off.
+  `db.sqlite3` next to manage.py. A URL dj-database-url cannot read stops the start with
+  ImproperlyConfigured naming the problem (never the password).
+- DJANGO_SECRET_KEY: required when DJANGO_DEBUG is off; with DEBUG on a fixed, public
+  development key is used when it is not set.
 - DJANGO_DEBUG: "1"/"true"/"yes" or "0"/"false"/"no" (default off).
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (default localhost names).
 """
@@ -40,7 +42,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
 DEBUG = env_bool("DJANGO_DEBUG", False)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG and not env_bool("SKATCLUB_INSECURE_KEY_OK", False):
+    if not DEBUG:
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off "
             "(set DJANGO_DEBUG=1 for a local development server)."
@@ -92,10 +94,27 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "skatclub.wsgi.application"
 
+
+def database_from_url(url: str) -> dict:
+    """The database settings for DATABASE_URL, or ImproperlyConfigured with a clear message."""
+    try:
+        return dj_database_url.parse(url, conn_max_age=60)
+    except ValueError as error:  # dj_database_url.UnknownSchemeError is a ValueError
+        # Name the scheme only: the rest of the URL may hold a password.
+        scheme = url.partition("://")[0] if "://" in url else ""
+        if isinstance(error, dj_database_url.UnknownSchemeError):
+            reason = f"the scheme {scheme!r} is unknown" if scheme else "it has no scheme"
+        else:
+            reason = str(error).rstrip(".")
+        raise ImproperlyConfigured(
+            f"DATABASE_URL is not a database URL the site can use: {reason}. Use e.g. "
+            "postgres://USER:PASSWORD@HOST:5432/NAME or sqlite:////absolute/path/db.sqlite3."
+        ) from None
+
+
 DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=60,
+    "default": database_from_url(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -33,7 +33,7 @@ SCORING_MESSAGES = {
     "matadors_range": _("The matadors must be between 1 and %(max)s for this game."),
     "card_points_range": _("Card points must be between 0 and 120."),
     "invalid_bid": _("The bid %(bid)s is not a valid game value."),
-    "na_bid_range": _("The bid %(bid)s is not a valid bid: bids go from 10 to 216."),
+    "na_bid_range": _("The bid %(bid)s is not a valid bid: bids start at 10."),
     "null_below_bid": _(
         "This null game is worth %(value)s, below the bid %(bid)s: enter the referee's "
         "ruling as a correction."
@@ -43,6 +43,7 @@ SCORING_MESSAGES = {
     "re_without_kontra": _("Re requires Kontra."),
     "schwarz_without_schneider": _("Schwarz without schneider: a schwarz game is schneider too."),
     "schwarz_card_points": _("Schwarz needs 0 or 120 card points, not %(card_points)s."),
+    "schwarz_skat_points": _("Schwarz needs 120 card points, or at most 22, not %(card_points)s."),
     "announced_not_reached": _("Marked won, but the announced level was not reached."),
     "contradiction": _("%(field)s contradicts the card points %(card_points)s."),
 }
@@ -73,6 +74,7 @@ CODE_FIELDS = {
     "matadors_range": "matadors",
     "card_points_range": "card_points",
     "schwarz_card_points": "card_points",
+    "schwarz_skat_points": "card_points",
     "invalid_bid": "bid",
     "na_bid_range": "bid",
     "null_below_bid": "bid",

@@ -134,6 +134,26 @@ BAD_LINES = [
     pytest.param(b'{"rules":"\\ud800","game":"x"}\n',
                  "{\"error\":\"unknown rules '\\ud800': use 'ispa' or 'na'\"}",
                  id="lone-surrogate"),
+    # A field given twice is a typing mistake, not "the last one wins".
+    pytest.param(b'{"rules":"ispa","rules":"na","game":"null","won":true}\n',
+                 '{"error":"line 1: field \'rules\' appears twice"}', id="duplicate-field"),
+    pytest.param(b'{"rules":"na","game":"null","won":true,"won":true}\n',
+                 '{"error":"line 1: field \'won\' appears twice"}', id="duplicate-same-value"),
+    # Python refuses to convert an integer of more than 4300 digits; say so plainly.
+    pytest.param(b'{"rules":"na","game":"null","won":true,"bid":' + b"9" * 5000 + b"}\n",
+                 '{"error":"line 1: a number is too large (more than 4300 digits)"}',
+                 id="huge-number"),
+    # A 4300-digit bid is read, but the value charged (a multiple of 10) has 4301 digits.
+    pytest.param(b'{"rules":"na","game":"solo","trump":"hearts","matadors":1,"won":true,'
+                 b'"bid":' + b"9" * 4300 + b"}\n",
+                 '{"error":"line 1: a number is too large (more than 4300 digits)"}',
+                 id="huge-value-charged"),
+    # Only JSON whitespace makes a blank line: \x0b and \x0c lines get an answer.
+    pytest.param(b"\x0b\n", '{"error":"line 1 is not valid JSON: Expecting value at column 1"}',
+                 id="vertical-tab"),
+    pytest.param(b" \t\r\n\x0c\n",
+                 '{"error":"line 2 is not valid JSON: Expecting value at column 1"}',
+                 id="form-feed-after-blank-line"),
 ]
 # fmt: on
 
@@ -166,7 +186,41 @@ def test_many_lines_are_written_in_chunks():
 def test_cli_never_crashes_on_arbitrary_lines(chunks):
     stdin = b"\n".join(chunks)
     lines, _ = answers(stdin)
-    expected = sum(1 for raw in stdin.split(b"\n") if raw.strip())
+    # contract: one output line per non-blank line; blank means JSON whitespace only.
+    expected = sum(1 for raw in stdin.split(b"\n") if raw.strip(b" \t\r\n"))
     assert len(lines) == expected
     for line in lines:
         assert isinstance(json.loads(line), dict)
+
+
+def test_a_reader_that_goes_away_stops_the_command_quietly(tmp_path):
+    # `python -m scoring < big.jsonl | head -1`: no traceback, status 1 (output cut short).
+    games = tmp_path / "big.jsonl"
+    games.write_bytes(b'{"rules":"na","game":"null","won":false}\n' * 100_000)  # ~5 MB out
+    with (
+        games.open("rb") as stdin,
+        subprocess.Popen(
+            [sys.executable, "-m", "scoring"],
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+        ) as process,
+    ):
+        first = process.stdout.readline()
+        process.stdout.close()  # far more is still to come than a pipe holds
+        stderr = process.stderr.read()
+        status = process.wait(timeout=60)
+    assert first == b'{"value":20,"score":-20,"won":false,"overbid":false}\n'
+    assert (status, stderr) == (1, b"")
+
+
+def test_duplicate_key_in_a_later_line_leaves_the_others_alone():
+    lines, ok = answers(
+        b'{"rules":"na","game":"null","won":true}\n{"game":"null","game":"null"}\n'
+    )
+    assert lines == [
+        '{"value":20,"score":20,"won":true,"overbid":false}',
+        '{"error":"line 2: field \'game\' appears twice"}',
+    ]
+    assert not ok

@@ -95,6 +95,37 @@ VALUE_ROWS = [
         ispa("hearts", matadors=7, hand=True, schneider_announced=True, card_points=95),
         110, 110, True, False, 160, 0, id="wikipedia-ex2-hearts-with-7-hand-announced",
     ),
+    # Wikipedia "More examples": "with 2, plus 1 is 3" (hearts → 30).
+    pytest.param(
+        ispa("hearts", matadors=2, won=True),
+        30, 30, True, False, 80, 0, id="wikipedia-more-with-2-level-3",
+    ),
+    # Wikipedia "More examples": "with 1 ... plus 1 is 2" (diamonds → 18, the lowest game).
+    pytest.param(
+        ispa("diamonds", matadors=1, won=True),
+        18, 18, True, False, 68, 0, id="wikipedia-more-with-1-level-2",
+    ),
+    # Wikipedia "More examples": "with 4, plus 1 is 5" (grand → 120).
+    pytest.param(
+        ispa("grand", matadors=4, won=True),
+        120, 120, True, False, 170, 0, id="wikipedia-more-with-4-level-5",
+    ),
+    # Wikipedia "More examples": "Without 2, plus 1 is 3" (clubs → 36), and "J alone:
+    # this is also without 2" (spades → 33).
+    pytest.param(
+        ispa("clubs", matadors=2, without=True, won=True),
+        36, 36, True, False, 86, 0, id="wikipedia-more-without-2-level-3",
+    ),
+    pytest.param(
+        ispa("spades", matadors=2, without=True, card_points=61, table_size=4),
+        33, 33, True, False, 83, 0, id="wikipedia-more-jack-alone-without-2",
+    ),
+    # Wikipedia "More examples": "With 2, plus 1 (game) plus 1 (for Schneider) is 4"
+    # (hearts, 92 card points → 40).
+    pytest.param(
+        ispa("hearts", matadors=2, card_points=92),
+        40, 40, True, False, 90, 0, id="wikipedia-more-with-2-schneider-level-4",
+    ),
     # Wikipedia "More examples": with 2, game 3, hand 4 (hearts → 40).
     pytest.param(
         ispa("hearts", matadors=2, hand=True, won=True),
@@ -158,6 +189,18 @@ VALUE_ROWS = [
     pytest.param(
         ispa("grand", matadors=1, card_points=0, schwarz=True),
         96, -192, False, False, -242, 40, id="rules-1.3-declarer-schwarz",
+    ),
+    # rules §1.3 with rules "Terms" (card points include the skat, which is the ISPA
+    # declarer's even when he takes no trick; Wikipedia: "The Skat always belongs to the
+    # declarer"): a schwarz declarer may have the skat's points, up to 22 (two aces).
+    # Grand with 1, game 2, schneider 3, schwarz 4 → 96, lost → −192.
+    pytest.param(
+        ispa("grand", matadors=1, card_points=10, schwarz=True),
+        96, -192, False, False, -242, 40, id="rules-terms-ispa-schwarz-with-skat-10",
+    ),
+    pytest.param(
+        ispa("diamonds", matadors=2, without=True, card_points=22, schwarz=True, table_size=4),
+        45, -90, False, False, -140, 30, id="rules-terms-ispa-schwarz-with-skat-22",
     ),
     # rules §1.3: schneider announced, declarer himself schneider: the level counts once.
     pytest.param(

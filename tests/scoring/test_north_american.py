@@ -181,6 +181,69 @@ VALUE_ROWS = [
         na("tournee", trump="diamonds", matadors=1, won=True, bid=10),
         10, 10, True, False, id="rules-3.4-bid-10",
     ),
+    # Hoyle "Bidding": a diamond tourné with three is worth 20; "If you go beyond 20, and
+    # turn a diamond, you must either find the fourth Matadore in the Skat, or make your
+    # adversaries schneider ... If you fail, you lose 24, or 28, according to your bid."
+    # Decision: rules §3.4 charges the next multiple of the unit value (5) that reaches the
+    # bid, as Hoyle himself does for a bid of 11 ("he loses 15"): bid 24 → 25, 28 → 30.
+    pytest.param(
+        na("tournee", trump="diamonds", matadors=3, card_points=80, bid=24),
+        25, -25, False, True, id="hoyle-diamond-tourne-with-3-bid-24",
+    ),
+    pytest.param(
+        na("tournee", trump="diamonds", matadors=3, card_points=80, bid=28),
+        30, -30, False, True, id="hoyle-diamond-tourne-with-3-bid-28",
+    ),
+    # Hoyle: the fourth matador in the skat, or schneider, saves the bid of 24 (5 × 5 = 25).
+    pytest.param(
+        na("tournee", trump="diamonds", matadors=4, card_points=80, bid=24),
+        25, 25, True, False, id="hoyle-diamond-tourne-fourth-matador",
+    ),
+    pytest.param(
+        na("tournee", trump="diamonds", matadors=3, card_points=91, bid=24),
+        25, 25, True, False, id="hoyle-diamond-tourne-schneider",
+    ),
+    # scoring contract: any NA bid ≥ 10 is valid, also above the best game (216): such a
+    # game is overbid (rules §3.4): grand ouvert with 4 against 217 → charged 240.
+    pytest.param(
+        na("grand_ouvert", matadors=4, card_points=120, schwarz=True, bid=217),
+        240, -240, False, True, id="contract-na-bid-217",
+    ),
+    pytest.param(
+        na("tournee", trump="diamonds", matadors=1, won=True, bid=1000),
+        1000, -1000, False, True, id="contract-na-bid-1000",
+    ),
+    # rules §3.4: an overbid null is lost, charged at the next multiple of its value that
+    # reaches the bid, single (not doubled: only passt mir nicht and guckser are).
+    pytest.param(
+        na("null", won=True, bid=24),
+        40, -40, False, True, id="rules-3.4-null-overbid-24",
+    ),
+    pytest.param(
+        na("null", won=False, bid=21),
+        40, -40, False, True, id="rules-3.4-null-lost-and-overbid",
+    ),
+    pytest.param(
+        na("null", won=True, bid=60),
+        60, -60, False, True, id="rules-3.4-null-overbid-60",
+    ),
+    pytest.param(
+        na("null", won=True, bid=20),
+        20, 20, True, False, id="rules-3.4-null-bid-equals-value",
+    ),
+    pytest.param(
+        na("null_ouvert", won=True, bid=41),
+        80, -80, False, True, id="rules-3.4-null-ouvert-overbid",
+    ),
+    # rules §3.6: tables of 4 or 5 do not change an NA game's score.
+    pytest.param(
+        na("solo", trump="hearts", matadors=3, card_points=95, table_size=5),
+        50, 50, True, False, id="rules-3.6-table-of-5",
+    ),
+    pytest.param(
+        na("ramsch", ramsch="no_trick", table_size=5),
+        None, 20, None, False, id="rules-3.6-ramsch-table-of-5",
+    ),
 ]
 # fmt: on
 
@@ -219,8 +282,9 @@ def test_solo_shows_unit_and_multiplier():
     assert (result.base, result.multiplier) == (10, 6)
 
 
-def test_highest_na_value_is_the_top_bid():
-    # tables.NA_MAX_BID: grand ouvert with 4 is the most valuable NA game.
+def test_highest_na_value_is_216():
+    # rules §3.2: grand ouvert with 4 is the most valuable NA game (higher bids are valid
+    # but always overbid, see contract-na-bid-217).
     best = max(
         score(Game("na", game, trump=trump, matadors=m, card_points=120, schwarz=True,
                    schwarz_announced=game == "solo")).value

@@ -79,7 +79,9 @@ BID_ROWS = [
     pytest.param("na", 11, True, id="na-11"),  # Hoyle: "if he has bid or refused eleven"
     pytest.param("na", 9, False, id="na-9"),
     pytest.param("na", 216, True, id="na-216"),
-    pytest.param("na", 217, False, id="na-217"),
+    # scoring contract: "NA: ≥ 10"; a bid above every game is valid (and overbid).
+    pytest.param("na", 217, True, id="na-217"),
+    pytest.param("na", 10**6, True, id="na-million"),
     pytest.param("na", True, False, id="na-bool"),
 ]
 
@@ -108,7 +110,13 @@ def test_every_code_is_tested():
     """Each code in MESSAGES is raised by at least one table row."""
     covered = {row.values[1] for row in test_validation.ERROR_ROWS}
     covered |= {row.values[2] for row in test_seeger_fabian.SERIES_ERRORS}
-    covered |= {"invalid_json", "not_utf8", "not_an_object_line"}  # test_cli.BAD_LINES
+    covered |= {  # test_cli.BAD_LINES
+        "invalid_json",
+        "not_utf8",
+        "not_an_object_line",
+        "duplicate_field",
+        "number_too_large",
+    }
     covered |= {"no_bid_list"}  # above
     assert test_cli.BAD_LINES and test_north_american.VALUE_ROWS
     assert covered == set(MESSAGES)

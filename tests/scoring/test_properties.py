@@ -25,11 +25,14 @@ SETTINGS = settings(database=None, deadline=None, max_examples=400)
 
 
 @st.composite
-def outcomes(draw, schneider_announced, schwarz_announced, schneider_from):
+def outcomes(draw, schneider_announced, schwarz_announced, rules):
     """A consistent outcome: card points, or flags, as the contract allows."""
     if draw(st.booleans()):
         card_points = draw(st.integers(0, 120))
-        schwarz = card_points in (0, 120) and draw(st.booleans())
+        # A schwarz declarer keeps the skat in ISPA (up to 22 card points, rules "Terms"),
+        # not in NA (Foster 1909: the skat goes to the opponents).
+        skat_max = 22 if rules == "ispa" else 0
+        schwarz = (card_points == 120 or card_points <= skat_max) and draw(st.booleans())
         return {"card_points": card_points, "schwarz": schwarz}
     schwarz = draw(st.booleans())
     schneider = schwarz or draw(st.booleans())
@@ -65,7 +68,7 @@ def ispa_trump_games(draw):
     }
     fields.update(
         draw(outcomes(schneider_announced or schwarz_announced or ouvert,
-                      schwarz_announced or ouvert, 90))
+                      schwarz_announced or ouvert, "ispa"))
     )  # fmt: skip
     return Game(**fields)
 
@@ -84,9 +87,29 @@ def na_trump_games(draw):
         "matadors": draw(st.integers(1, 4 if trump == "grand" else 11)),
         "schneider_announced": schneider_announced,
         "schwarz_announced": schwarz_announced,
-        "bid": draw(st.none() | st.integers(10, 216)),
+        "table_size": draw(st.sampled_from([3, 4, 5])),  # rules §3.6
+        "bid": draw(st.none() | st.integers(10, 300)),  # contract: any bid ≥ 10
     }
-    fields.update(draw(outcomes(schneider_announced, schwarz_announced, 91)))
+    fields.update(draw(outcomes(schneider_announced, schwarz_announced, "na")))
+    return Game(**fields)
+
+
+@st.composite
+def na_grand_games(draw):
+    """Valid NA grand guckser and grand ouvert games (rules §3.1, §3.2)."""
+    game = draw(st.sampled_from(["grand_guckser", "grand_ouvert"]))
+    ouvert = game == "grand_ouvert"
+    fields = {
+        "rules": "na",
+        "game": game,
+        "matadors": draw(st.integers(1, 4)),
+        "without": draw(st.booleans()),
+        # rules §3.2: grand ouvert counts as schwarz announced; saying so is harmless.
+        "schwarz_announced": ouvert and draw(st.booleans()),
+        "table_size": draw(st.sampled_from([3, 4, 5])),
+        "bid": draw(st.none() | st.integers(10, 300)),
+    }
+    fields.update(draw(outcomes(ouvert, ouvert, "na")))
     return Game(**fields)
 
 
@@ -117,26 +140,29 @@ def test_lost_ispa_game_scores_minus_twice_its_value(game):
 @SETTINGS
 @given(ispa_trump_games())
 def test_ispa_value_is_base_times_level(game):
-    # rules §1.3: level = matadors + 1 + the levels reached; at most 18.
+    # rules §1.3: level = matadors + 1 + one each for hand, schneider, schneider announced,
+    # schwarz, schwarz announced, ouvert: matadors + 7 at most, and 18 at most.
     result = score(game)
     assert result.base == ISPA_BASE[game.game]
-    assert game.matadors + 1 <= result.multiplier <= game.matadors + 8
+    assert game.matadors + 1 <= result.multiplier <= game.matadors + 7
     assert result.multiplier <= 18
+    if game.ouvert:  # rules §1.3: suit/grand ouvert has all levels
+        assert result.multiplier == game.matadors + 7
     if not result.overbid:
         assert result.value == result.base * result.multiplier
 
 
 @SETTINGS
-@given(st.one_of(ispa_trump_games(), na_trump_games()))
+@given(st.one_of(ispa_trump_games(), na_trump_games(), na_grand_games()))
 def test_more_matadors_never_lower_the_value(game):
-    top = 4 if "grand" in (game.game, game.trump) else 11
+    top = 4 if "grand" in game.game or game.trump == "grand" else 11
     assume(game.matadors < top)
     more = dataclasses.replace(game, matadors=game.matadors + 1)
     assert score(more).value >= score(game).value
 
 
 @SETTINGS
-@given(st.one_of(ispa_trump_games(), na_trump_games()))
+@given(st.one_of(ispa_trump_games(), na_trump_games(), na_grand_games()))
 def test_overbid_value_is_the_smallest_multiple_of_base_reaching_the_bid(game):
     # rules §1.5, §3.4.
     result = score(game)
@@ -161,6 +187,44 @@ def test_na_lost_games_single_or_double(game):
     if not result.won:
         factor = 2 if game.game == "passt_mir_nicht" else 1
         assert result.score == -factor * result.value
+
+
+@SETTINGS
+@given(na_grand_games())
+def test_na_grand_guckser_loses_double_and_grand_ouvert_is_matadors_plus_5(game):
+    # rules §3.1: guckser 16, grand ouvert 24; rules §3.2: grand ouvert counts as schwarz
+    # announced (matadors + 3 + 2); rules §3.4: guckser loses double, grand ouvert single.
+    result = score(game)
+    if game.game == "grand_ouvert":
+        assert (result.base, result.multiplier) == (24, game.matadors + 5)
+        factor = 1
+    else:
+        assert result.base == 16
+        assert game.matadors + 1 <= result.multiplier <= game.matadors + 3
+        factor = 2
+    if not result.overbid:
+        assert result.value == result.base * result.multiplier
+    assert result.score == (result.value if result.won else -factor * result.value)
+
+
+@st.composite
+def schwarz_declarers(draw):
+    """Any valid trump game, played out with the declarer taking no trick."""
+    game = draw(st.one_of(ispa_trump_games(), na_trump_games(), na_grand_games()))
+    skat_max = 22 if game.rules == "ispa" else 0  # rules "Terms"; Foster 1909 for NA
+    card_points = draw(st.integers(0, skat_max))
+    return dataclasses.replace(
+        game, card_points=card_points, schwarz=True, won=None, schneider=False
+    )
+
+
+@SETTINGS
+@given(schwarz_declarers())
+def test_schwarz_declarer_loses_with_schneider_and_schwarz_levels(game):
+    # rules §1.3 / §3.2: a declarer who took no trick is schneider and schwarz and loses.
+    result = score(game)
+    assert result.won is False
+    assert result.multiplier >= game.matadors + 3
 
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12)
@@ -191,7 +255,7 @@ plausible_mappings = st.fixed_dictionaries(
 # A valid game with one or two fields changed: reaches the rule checks deep down.
 near_valid_mappings = st.builds(
     lambda game, changes: {**dataclasses.asdict(game), **changes},
-    st.one_of(ispa_trump_games(), na_trump_games()),
+    st.one_of(ispa_trump_games(), na_trump_games(), na_grand_games()),
     st.dictionaries(
         st.sampled_from(FIELD_NAMES),
         st.none() | st.booleans() | st.integers(-5, 300) | plausible_values["game"],

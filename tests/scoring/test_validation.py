@@ -68,6 +68,8 @@ ERROR_ROWS = [
                  "matadors is not allowed for a passed-in deal", id="passed-matadors"),
     pytest.param(ispa("passed", table_size=5), "table_size_range",
                  "table_size must be 3 or 4", id="passed-table-size"),
+    pytest.param(ispa("null", won=True, table_size=5), "table_size_range",
+                 "table_size must be 3 or 4", id="null-table-size-5"),
     # rules §1.3: announcements require a hand game.
     pytest.param(ispa("hearts", matadors=1, schneider_announced=True, won=False),
                  "announce_without_hand", "schneider_announced requires a hand game",
@@ -97,10 +99,26 @@ ERROR_ROWS = [
     pytest.param(ispa("grand", matadors=1, won=True, schwarz=True), "schwarz_without_schneider",
                  "schwarz without schneider: a schwarz game is schneider too",
                  id="schwarz-without-schneider"),
-    # schwarz means one side took every trick: 0 or 120 card points.
+    # Schwarz means one side took every trick. The ISPA declarer keeps the skat even when
+    # he takes no trick (rules "Terms"; Wikipedia: "The Skat always belongs to the
+    # declarer"), so a schwarz declarer has 0 to 22 card points (two aces), or 120.
     pytest.param(ispa("grand", matadors=1, card_points=70, schwarz=True),
-                 "schwarz_card_points", "schwarz needs card_points 0 or 120, not 70",
-                 id="schwarz-card-points-70"),
+                 "schwarz_skat_points",
+                 "schwarz needs card_points 120, or at most 22 (the skat) when the declarer "
+                 "took no trick, not 70", id="schwarz-card-points-70"),
+    pytest.param(ispa("grand", matadors=1, card_points=23, schwarz=True),
+                 "schwarz_skat_points",
+                 "schwarz needs card_points 120, or at most 22 (the skat) when the declarer "
+                 "took no trick, not 23", id="ispa-schwarz-card-points-23"),
+    pytest.param(ispa("hearts", matadors=1, card_points=119, schwarz=True),
+                 "schwarz_skat_points",
+                 "schwarz needs card_points 120, or at most 22 (the skat) when the declarer "
+                 "took no trick, not 119", id="ispa-schwarz-card-points-119"),
+    # NA: a schwarz declarer's skat goes to the opponents (Foster 1909: "the skat cards
+    # belong to them instead of to the player"): 0 or 120.
+    pytest.param(na("solo", trump="hearts", matadors=1, card_points=10, schwarz=True),
+                 "schwarz_card_points", "schwarz needs card_points 0 or 120, not 10",
+                 id="na-schwarz-card-points-10"),
     # rules §1.3 / §3.2: a won game reached what it announced.
     pytest.param(ispa("hearts", matadors=1, hand=True, schneider_announced=True, won=True),
                  "announced_not_reached",
@@ -126,6 +144,24 @@ ERROR_ROWS = [
                  "won is false, but card_points 70 make it true", id="won-false-70"),
     pytest.param(ispa("hearts", matadors=1, card_points=70, schneider=True), "contradiction",
                  "schneider is true, but card_points 70 make it false", id="schneider-70"),
+    # contract: an explicit "schneider": false contradicts 95 and 20 card points (rules
+    # §1.3: schneider at ≥ 90 or ≤ 30); a Game cannot say "false", a mapping can.
+    pytest.param(ispa("grand", matadors=1, card_points=95, schneider=False), "contradiction",
+                 "schneider is false, but card_points 95 make it true",
+                 id="schneider-false-95"),
+    pytest.param(ispa("grand", matadors=1, card_points=20, schneider=False), "contradiction",
+                 "schneider is false, but card_points 20 make it true",
+                 id="schneider-false-20"),
+    pytest.param(ispa("grand", matadors=1, card_points=90, schneider=False), "contradiction",
+                 "schneider is false, but card_points 90 make it true",
+                 id="schneider-false-90"),
+    # rules §3.3: NA schneider from 91.
+    pytest.param(na("solo", trump="hearts", matadors=1, card_points=91, schneider=False),
+                 "contradiction", "schneider is false, but card_points 91 make it true",
+                 id="na-schneider-false-91"),
+    pytest.param(na("grand_guckser", matadors=1, card_points=30, schneider=False),
+                 "contradiction", "schneider is false, but card_points 30 make it true",
+                 id="na-schneider-false-30"),
     pytest.param(ispa("hearts", matadors=1, hand=True, schneider_announced=True,
                       card_points=85, won=True),
                  "contradiction", "won is true, but card_points 85 make it false",
@@ -164,11 +200,13 @@ ERROR_ROWS = [
     pytest.param({"rules": "x" * 100, "game": "grand"}, "unknown_rules",
                  "unknown rules '" + "x" * 39 + "…': use 'ispa' or 'na'",
                  id="unknown-rules-cut-short"),
-    # contract: table_size 3 or 4.
+    # contract: table_size 3 or 4 (rules §4); NA 3, 4 or 5 (rules §3.6).
     pytest.param(ispa("hearts", matadors=1, won=True, table_size=5), "table_size_range",
                  "table_size must be 3 or 4", id="table-size-5"),
     pytest.param(na("null", won=True, table_size=2), "table_size_range",
-                 "table_size must be 3 or 4", id="na-table-size-2"),
+                 "table_size must be 3, 4 or 5", id="na-table-size-2"),
+    pytest.param(na("solo", trump="clubs", matadors=1, won=True, table_size=6),
+                 "table_size_range", "table_size must be 3, 4 or 5", id="na-table-size-6"),
     # contract: trump and ramsch are na fields.
     pytest.param(ispa("hearts", trump="hearts", matadors=1, won=True), "na_only",
                  "trump is an na field; in ispa the game names the trump", id="ispa-trump"),
@@ -217,18 +255,12 @@ ERROR_ROWS = [
     pytest.param(na("grand_guckser", matadors=1, schwarz_announced=True, won=False),
                  "announce_outside_solo", "schwarz_announced is only possible in a solo",
                  id="na-guckser-announcement"),
-    # rules §3.4: bids start at 10; none above the best game (tables.NA_MAX_BID).
+    # rules §3.4: bids start at 10 (scoring contract: "NA: ≥ 10", no upper end).
     pytest.param(na("tournee", trump="hearts", matadors=1, won=True, bid=9), "na_bid_range",
-                 "bid 9 is not a valid na bid: bids go from 10 to 216", id="na-bid-9"),
-    pytest.param(na("null", won=True, bid=217), "na_bid_range",
-                 "bid 217 is not a valid na bid: bids go from 10 to 216", id="na-bid-217"),
-    # rules §3.4 with rules §1.5's last sentence: null below the bid.
-    pytest.param(na("null", won=True, bid=24), "null_below_bid",
-                 "null is worth 20, below the bid 24: enter the referee's ruling as a manual "
-                 "correction", id="na-null-below-bid"),
-    pytest.param(na("null_ouvert", won=False, bid=41), "null_below_bid",
-                 "null_ouvert is worth 40, below the bid 41: enter the referee's ruling as a "
-                 "manual correction", id="na-null-ouvert-below-bid"),
+                 "bid 9 is not a valid na bid: bids start at 10", id="na-bid-9"),
+    pytest.param(na("null", won=True, bid=-(10**40)), "na_bid_range",
+                 "bid (a number of more than 18 digits) is not a valid na bid: bids start at "
+                 "10", id="na-bid-huge-negative"),
     # rules §3.5: a Ramsch result is one of three.
     pytest.param(na("ramsch"), "required_for_game", "ramsch is required for ramsch",
                  id="na-ramsch-required"),
@@ -237,8 +269,8 @@ ERROR_ROWS = [
                  "all_tricks", id="na-unknown-ramsch"),
     pytest.param(na("ramsch", ramsch="no_trick", won=True), "field_not_allowed",
                  "won is not allowed for ramsch", id="na-ramsch-won"),
-    pytest.param(na("ramsch", ramsch="no_trick", table_size=5), "table_size_range",
-                 "table_size must be 3 or 4", id="na-ramsch-table-size"),
+    pytest.param(na("ramsch", ramsch="no_trick", table_size=6), "table_size_range",
+                 "table_size must be 3, 4 or 5", id="na-ramsch-table-size"),
     # contract: field names and types.
     pytest.param(ispa("grand", matadors=1, won=True, x=1), "unknown_field",
                  "unknown field 'x'", id="unknown-field"),
@@ -311,3 +343,26 @@ def test_error_repr_names_code():
     error = ScoringError("invalid_bid", "bid 19 is not a valid game value")
     assert repr(error) == "ScoringError('invalid_bid', 'bid 19 is not a valid game value')"
     assert error.params == {}
+
+
+# contract: a schneider flag that agrees with the card points is fine, false included.
+@pytest.mark.parametrize(
+    "mapping",
+    [
+        pytest.param(ispa("grand", matadors=1, card_points=89, schneider=False), id="ispa-89"),
+        pytest.param(ispa("grand", matadors=1, card_points=31, schneider=False), id="ispa-31"),
+        pytest.param(ispa("grand", matadors=1, card_points=95, schneider=True), id="ispa-95"),
+        # rules §3.3: at 90 the NA game has no schneider.
+        pytest.param(
+            na("solo", trump="spades", matadors=1, card_points=90, schneider=False), id="na-90"
+        ),
+    ],
+)
+def test_schneider_flag_agreeing_with_card_points_is_accepted(mapping):
+    assert score_mapping(mapping).won is (mapping["card_points"] >= 61)
+
+
+def test_game_api_reads_schneider_false_as_not_given():
+    # Game docstring: with card_points, schneider=False is the default, i.e. "not given".
+    result = score(Game("ispa", "grand", matadors=1, card_points=95, schneider=False))
+    assert (result.multiplier, result.value) == (3, 72)
