@@ -21,6 +21,7 @@ __all__ = [
     "NA_GAMES",
     "NA_GRAND_GUCKSER",
     "NA_GRAND_OUVERT",
+    "NA_HIGHEST_VALUE",
     "NA_MIN_BID",
     "NA_NULL",
     "NA_NULL_OUVERT",
@@ -91,6 +92,9 @@ NA_NULL_OUVERT = 40
 # rules §3.4: bids start at 10. The scoring contract allows every integer bid from there
 # ("NA: ≥ 10"); a bid above every game the hand can reach is simply overbid (rules §3.4).
 NA_MIN_BID = 10
+# rules §3.2: the highest NA game value, grand ouvert with 4: (4 + 5) × 24. The engine takes
+# higher bids (the contract); the site refuses them as typing mistakes (services).
+NA_HIGHEST_VALUE = NA_GRAND_OUVERT * (MAX_MATADORS["grand"] + 5)
 # rules §3.3: the declarer needs 91 card points to make the opponents schneider.
 NA_SCHNEIDER_FROM = 91
 

@@ -137,6 +137,19 @@ def game_evaluate(*, tournament: Tournament, table_size: int, data: Mapping) -> 
         raise UserError(
             _("Kontra and Re are not allowed in this tournament (rules §1.7)."), field="kontra"
         )
+    bid = data.get("bid")
+    if (
+        tournament.rules == RuleSet.NA
+        and type(bid) is int
+        and bid > scoring.tables.NA_HIGHEST_VALUE
+    ):
+        # The engine takes any bid from 10 (the scoring contract), but no NA game is worth
+        # more than grand ouvert with 4 (rules §3.2): a higher bid on a sheet is a typo.
+        raise UserError(
+            _("No game is worth more than %(value)s: check the bid.")
+            % {"value": scoring.tables.NA_HIGHEST_VALUE},
+            field="bid",
+        )
     try:
         return scoring.score_mapping(
             _engine_mapping(data, rules=tournament.rules, table_size=table_size),

@@ -27,6 +27,18 @@ class TestGameRecord:
         change = GameChange.objects.get()
         assert change.action == "created" and change.user == secretary
 
+    def test_north_american_bid_above_every_game_is_refused(self, na_tournament, seated_series):
+        table = seated_series(3, target=na_tournament).tables.get()
+        solo = {"declarer": 2, "game": "solo", "trump": "clubs", "matadors": 1, "won": True}
+        # rules §3.2: grand ouvert with 4 is the highest NA game, (4 + 5) × 24 = 216; a higher
+        # bid on a sheet is a typing mistake (the column would not hold 40,000 anyway).
+        with pytest.raises(UserError, match="worth more than 216") as refused:
+            services.game_record(table=table, data={**solo, "bid": 40000})
+        assert refused.value.field == "bid" and not Game.objects.exists()
+        # rules §3.4: 216 itself is a bid; a clubs solo with 1 (2 × 12) is then overbid.
+        game = services.game_record(table=table, data={**solo, "bid": 216})
+        assert (game.value, game.score, game.overbid) == (216, -216, True)
+
     def test_lost_game_gives_the_others_30_at_a_4_table(self, table):
         game = services.game_record(
             table=table,
