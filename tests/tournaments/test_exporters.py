@@ -104,6 +104,7 @@ def test_workbook_standings_are_the_selectors_totals(tournament, worked_table):
         "Others' lost",
         "Game points",
         "Points",
+        "Provisional",
     )
     expected = [
         (
@@ -117,19 +118,20 @@ def test_workbook_standings_are_the_selectors_totals(tournament, worked_table):
             r.others_lost,
             r.game_points,
             r.list_points,
+            None,
         )
         for r in selectors.tournament_standings(tournament)
     ]
     assert data_rows(ws) == expected
-    assert [row[-1] for row in data_rows(ws)] == [1332, 1320, 1308, 108]
+    assert [row[-2] for row in data_rows(ws)] == [1332, 1320, 1308, 108]
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == "A1:J5"
+    assert ws.auto_filter.ref == "A1:K5"
     assert ws["J2"].number_format == "#,##0;-#,##0;0"
 
 
 def test_workbook_series_and_team_sheets(tournament, worked_table):
     book = open_workbook(tournament)
-    series = [(row[1], row[-1]) for row in data_rows(book["Series 1"])]
+    series = [(row[1], row[-2]) for row in data_rows(book["Series 1"])]
     assert series == [
         (r.player_name, r.list_points) for r in selectors.series_standings(worked_table.series)
     ]
@@ -155,7 +157,8 @@ def test_workbook_has_one_row_per_game_with_its_stored_values(tournament, worked
         assert row[col["List points declarer"]] == game.list_declarer
         assert row[col["Result"]] == ("won" if game.is_won else "lost")
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == f"A1:AB{len(games) + 1}"
+    assert ws.auto_filter.ref == f"A1:AC{len(games) + 1}"
+    assert {row[col["Status"]] for row in rows} == {None}
     # Per declarer the scores add up to the game points of the summary block.
     sheet = selectors.table_sheet(worked_table)
     for line in sheet.summary:

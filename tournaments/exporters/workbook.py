@@ -12,6 +12,20 @@ its totals row and the pot. Amounts are written as exact Decimals in the format 
 The workbook is written in openpyxl's write-only mode and the games are streamed from the
 database in chunks, so memory does not grow with the number of games. Write-only sheets take
 their frozen panes and column widths before the first row and their auto filter at the end.
+
+The *Games* sheet holds about 17 filled cells per game (1.6 million at 96,000 games), too many
+for openpyxl's per-cell writer (a Cell object, a coordinate and an lxml element each), so its
+data rows go through `LeanRows`, which formats plain numbers and texts straight into the
+sheet's XML (see there). Every other sheet uses openpyxl's public API.
+
+Text is always text: a name such as "=1+1" is written as a string, never as a formula.
+
+*Provisional* (entered at a table, not yet confirmed) and *disputed* (double entry: the two
+copies differ) are the selectors' terms. The Standings and Series sheets mark provisional rows
+as the HTML does; on the Games sheet a disputed game keeps its declared fields but not its
+computed values, because it counts nowhere until the director settles it, so the Score and
+list-points columns add up to the Standings sheet (with the penalties, listed on their own
+sheet).
 """
 
 from __future__ import annotations
@@ -19,17 +33,21 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.xml.functions import fromstring
 
 from tournaments import selectors, services
 from tournaments.models import (
     Category,
     GameType,
+    Penalty,
     RamschResult,
     Seat,
     Series,
@@ -54,6 +72,82 @@ class Column:
     number_format: str | None = None
 
 
+def text_cell(ws, value: str) -> WriteOnlyCell:
+    """A cell that holds `value` as text even when it starts with "=" (openpyxl would store
+    a formula); "+", "-" and "@" are stored as text anyway."""
+    cell = WriteOnlyCell(ws, value=value)
+    cell.data_type = "s"
+    return cell
+
+
+class LeanRows:
+    """Data rows of a write-only sheet formatted straight into the sheet's XML.
+
+    openpyxl's `append` builds a Cell, its coordinate and an lxml element for every value
+    (several µs a cell). A row here holds only ints, strs and None, and becomes text as
+    ECMA-376 part 1 gives it (§18.3.1.73 `<row r>`, §18.3.1.4 `<c r>`): an int is `<v>`, a
+    str an inline string (`t="inlineStr"`, as openpyxl writes them, so never a formula), None
+    no cell. Each batch of rows is parsed once by lxml and written into the sheet's own
+    stream, so a bad character fails here and not in Excel, and openpyxl writes all around
+    the rows (columns, frozen panes, auto filter) as usual.
+
+    Below openpyxl's public API, on purpose and only here: it opens the sheet's stream as
+    `WriteOnlyWorksheet.append` does (`_get_writer`, `_writer.xf`, `_writer.write_row` for
+    the styled header) and leaves an empty `_rows` so that `ws.close()` writes the tail only.
+    test_exporters.py reopens a workbook with `load_workbook` and compares every cell.
+    """
+
+    batch = 1000
+
+    def __init__(self, ws, header: list[WriteOnlyCell]):
+        self.ws = ws
+        ws._get_writer()
+        self.xf = ws._writer.xf.send(True)
+        self.sheet_data = self.xf.element("sheetData")
+        self.sheet_data.__enter__()
+        for column, cell in enumerate(header, start=1):
+            cell.row, cell.column = 1, column
+        ws._writer.write_row(self.xf, header, 1)
+        self.letters = [get_column_letter(n) for n in range(1, len(header) + 1)]
+        self.rows = 1
+        self.pending: list[str] = []
+
+    def append(self, values: Sequence[int | str | None]):
+        self.rows += 1
+        r = str(self.rows)
+        cells = []
+        for letter, value in zip(self.letters, values, strict=True):
+            if value is None:
+                continue
+            if isinstance(value, str):
+                value = ILLEGAL_CHARACTERS_RE.sub("", value)
+                space = ' xml:space="preserve"' if value != value.strip() else ""
+                cells.append(
+                    f'<c r="{letter}{r}" t="inlineStr"><is><t{space}>{escape(value)}</t></is></c>'
+                )
+            elif type(value) is int:
+                cells.append(f'<c r="{letter}{r}"><v>{value}</v></c>')
+            else:
+                raise TypeError(f"LeanRows takes int, str or None, not {type(value).__name__}")
+        self.pending.append(f'<row r="{r}">{"".join(cells)}</row>')
+        if len(self.pending) >= self.batch:
+            self.flush()
+
+    def flush(self):
+        if self.pending:
+            for row in fromstring("<rows>" + "".join(self.pending) + "</rows>"):
+                self.xf.write(row)
+            self.pending = []
+
+    def close(self):
+        """The end of the rows; `ws.close()` (or saving the workbook) writes the rest."""
+        self.flush()
+        self.sheet_data.__exit__(None, None, None)
+        self.ws._writer.xf.send(None)
+        self.ws._rows = (row for row in ())
+        return self.rows - 1
+
+
 class TournamentWorkbook:
     """`TournamentWorkbook(tournament).render()` → the .xlsx file as bytes."""
 
@@ -64,6 +158,12 @@ class TournamentWorkbook:
         self.money = money
 
     def render(self) -> bytes:
+        buffer = io.BytesIO()
+        self.save(buffer)
+        return buffer.getvalue()
+
+    def save(self, target) -> None:
+        """Write the workbook to `target` (a path or a binary file)."""
         self.workbook = Workbook(write_only=True)
         standings = selectors.tournament_standings(self.tournament)
         series = list(self.tournament.series.order_by("number"))
@@ -76,27 +176,31 @@ class TournamentWorkbook:
             self.write_series(one)
         self.write_teams(selectors.team_standings(self.tournament, standings=standings))
         self.write_games()
-        buffer = io.BytesIO()
-        self.workbook.save(buffer)
-        return buffer.getvalue()
+        self.write_penalties()
+        self.workbook.save(target)
 
     # ----------------------------------------------------------------------------------
 
-    def sheet(self, title: str, columns: Sequence[Column]):
-        """A write-only sheet with its header row, widths and frozen header."""
+    def sheet(self, title: str, columns: Sequence[Column], *, header: bool = True):
+        """A write-only sheet with its widths, frozen header and (`header`) header row."""
         ws = self.workbook.create_sheet(title=title[:31])
         for index, column in enumerate(columns, start=1):
             ws.column_dimensions[get_column_letter(index)].width = column.width
         ws.freeze_panes = "A2"
-        header = []
+        if header:
+            ws.append(self.header(ws, columns))
+        return ws
+
+    @staticmethod
+    def header(ws, columns: Sequence[Column]) -> list[WriteOnlyCell]:
+        cells = []
         for column in columns:
             cell = WriteOnlyCell(ws, value=column.title)
             cell.font = HEADER_FONT
             cell.fill = HEADER_FILL
             cell.alignment = HEADER_ALIGNMENT
-            header.append(cell)
-        ws.append(header)
-        return ws
+            cells.append(cell)
+        return cells
 
     @staticmethod
     def finish(ws, columns: Sequence[Column], rows: int):
@@ -113,6 +217,8 @@ class TournamentWorkbook:
                 cell = WriteOnlyCell(ws, value=value)
                 cell.number_format = column.number_format
                 row.append(cell)
+            elif isinstance(value, str):
+                row.append(text_cell(ws, value))
             else:
                 row.append(value)
         return row
@@ -131,6 +237,7 @@ class TournamentWorkbook:
             Column(_("Others' lost"), 10),
             Column(_("Game points"), 11, POINTS),
             Column(_("Points"), 10, POINTS),
+            Column(_("Provisional"), 11),
         ]
 
     def write_standings(self, standings, series_numbers: Sequence[int]):
@@ -155,6 +262,7 @@ class TournamentWorkbook:
                         row.others_lost,
                         row.game_points,
                         row.list_points,
+                        self.provisional_mark(row),
                     ],
                 )
             )
@@ -172,6 +280,7 @@ class TournamentWorkbook:
             Column(_("Others' lost"), 10),
             Column(_("Game points"), 11, POINTS),
             Column(_("Points"), 10, POINTS),
+            Column(_("Provisional"), 11),
         ]
         ws = self.sheet(_("Series %(number)s") % {"number": series.number}, columns)
         standings = selectors.series_standings(series)
@@ -192,10 +301,17 @@ class TournamentWorkbook:
                         row.others_lost,
                         row.game_points,
                         row.list_points,
+                        self.provisional_mark(row),
                     ],
                 )
             )
         self.finish(ws, columns, len(standings))
+
+    @staticmethod
+    def provisional_mark(row: selectors.StandingRow) -> str:
+        """As the HTML tables: the row counts games entered at a table, not yet confirmed
+        (or has a disputed game, which counts nowhere yet)."""
+        return "*" if row.provisional else ""
 
     def write_teams(self, teams):
         columns = [
@@ -332,6 +448,8 @@ class TournamentWorkbook:
         "overbid",
         "list_declarer",
         "list_others",
+        "provisional",
+        "pk",
     )
 
     def game_columns(self) -> list[Column]:
@@ -364,29 +482,41 @@ class TournamentWorkbook:
             Column(_("Overbid"), 8),
             Column(_("List points declarer"), 10),
             Column(_("List points others"), 10),
+            Column(_("Status"), 16),
         ]
 
+    def seat_names(self) -> dict[tuple[int, int], str]:
+        """(table id, seat) → the player's name."""
+        return {
+            (table_id, seat): name
+            for table_id, seat, name in Seat.objects.filter(
+                series__tournament=self.tournament
+            ).values_list("table_id", "number", "player__name")
+        }
+
     def write_games(self):
+        """One row per game. A disputed game shows what was entered but no computed values:
+        it counts nowhere until settled (selectors.disputed_games), so that the Score and
+        list-points columns add up to the Standings sheet."""
         columns = self.game_columns()
-        ws = self.sheet(_("Games"), columns)
+        ws = self.sheet(_("Games"), columns, header=False)
+        rows = LeanRows(ws, self.header(ws, columns))
         tables = {
             table.pk: table
             for table in Table.objects.filter(series__tournament=self.tournament).select_related(
                 "series"
             )
         }
-        names = {
-            (table_id, seat): name
-            for table_id, seat, name in Seat.objects.filter(
-                series__tournament=self.tournament
-            ).values_list("table_id", "number", "player__name")
-        }
+        names = self.seat_names()
+        disputed = {pk for pks in selectors.disputed_games(list(tables)).values() for pk in pks}
         labels = {
             **{value: str(label) for value, label in GameType.choices},
             **{f"trump:{value}": str(label) for value, label in Trump.choices},
             **{f"ramsch:{value}": str(label) for value, label in RamschResult.choices},
             "won": _("won"),
             "lost": _("lost"),
+            "provisional": _("provisional"),
+            "disputed": _("disputed: does not count"),
         }
         # Flags print as "x" and stay empty when off: empty cells cost nothing to write.
         games = (
@@ -394,7 +524,6 @@ class TournamentWorkbook:
             .values_list(*self.GAME_FIELDS)
             .iterator(chunk_size=self.chunk_size)
         )
-        count = 0
         for (
             table_id,
             number,
@@ -422,39 +551,78 @@ class TournamentWorkbook:
             overbid,
             list_declarer,
             list_others,
+            provisional,
+            pk,
         ) in games:
             table = tables[table_id]
-            ws.append(
+            declared = (
+                table.series.number,
+                table.number,
+                number,
+                table.dealer_of(number),
+                declarer,
+                names.get((table_id, declarer)) if declarer else None,
+                labels.get(game, game),
+                labels[f"trump:{trump}"] if trump else None,
+                matadors,
+                "x" if without else None,
+                "x" if hand else None,
+                "x" if schneider_announced else None,
+                "x" if schwarz_announced else None,
+                "x" if ouvert else None,
+                None if won is None else labels["won" if won else "lost"],
+                "x" if schneider else None,
+                "x" if schwarz else None,
+                card_points,
+                bid,
+                "x" if kontra else None,
+                "x" if re else None,
+                labels[f"ramsch:{ramsch}"] if ramsch else None,
+            )
+            if pk in disputed:
+                rows.append((*declared, None, None, None, None, None, None, labels["disputed"]))
+                continue
+            rows.append(
                 (
-                    table.series.number,
-                    table.number,
-                    number,
-                    table.dealer_of(number),
-                    declarer,
-                    names.get((table_id, declarer)) if declarer else None,
-                    labels.get(game, game),
-                    labels[f"trump:{trump}"] if trump else None,
-                    matadors,
-                    "x" if without else None,
-                    "x" if hand else None,
-                    "x" if schneider_announced else None,
-                    "x" if schwarz_announced else None,
-                    "x" if ouvert else None,
-                    None if won is None else labels["won" if won else "lost"],
-                    "x" if schneider else None,
-                    "x" if schwarz else None,
-                    card_points,
-                    bid,
-                    "x" if kontra else None,
-                    "x" if re else None,
-                    labels[f"ramsch:{ramsch}"] if ramsch else None,
+                    *declared,
                     value,
                     score,
                     labels["won"] if is_won else labels["lost"] if is_lost else None,
                     "x" if overbid else None,
                     list_declarer,
                     list_others,
+                    labels["provisional"] if provisional else None,
                 )
             )
-            count += 1
-        self.finish(ws, columns, count)
+        self.finish(ws, columns, rows.close())
+
+    def write_penalties(self):
+        """The penalties, which the game points of the Standings sheet include (rules §3.6)."""
+        penalties = list(
+            Penalty.objects.filter(table__series__tournament=self.tournament)
+            .order_by("table__series__number", "table__number", "seat", "id")
+            .values_list(
+                "table__series__number", "table__number", "seat", "table_id", "points", "reason"
+            )
+        )
+        if not penalties:
+            return
+        columns = [
+            Column(_("Series"), 7),
+            Column(_("Table"), 7),
+            Column(_("Seat"), 7),
+            Column(_("Player"), 28),
+            Column(_("Points"), 9, POINTS),
+            Column(_("Reason"), 40),
+        ]
+        ws = self.sheet(_("Penalties"), columns)
+        names = self.seat_names()
+        for series, table, seat, table_id, points, reason in penalties:
+            ws.append(
+                self.formatted(
+                    ws,
+                    columns,
+                    [series, table, seat, names.get((table_id, seat), ""), points, reason],
+                )
+            )
+        self.finish(ws, columns, len(penalties))
