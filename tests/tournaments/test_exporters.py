@@ -5,17 +5,20 @@ The figures in the files must be those of the selectors that the HTML pages show
 
 import io
 import re
+import uuid
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
-from openpyxl import load_workbook
+from openpyxl import Workbook, load_workbook
+from openpyxl.cell import WriteOnlyCell
 
 from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tournaments import selectors, services
 from tournaments.exporters.results import ResultsPdf
 from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
-from tournaments.exporters.workbook import TournamentWorkbook
+from tournaments.exporters.workbook import LeanRows, TournamentWorkbook, text_cell
 from tournaments.models import Game, Tournament
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
@@ -171,6 +174,122 @@ def test_workbook_of_a_tournament_without_games(tournament):
     book = open_workbook(tournament)
     assert book.sheetnames == ["Standings", "Teams", "Games"]
     assert data_rows(book["Games"]) == []
+
+
+def test_lean_rows_read_back_as_openpyxls_own_rows():
+    """LeanRows writes below openpyxl's API: every cell must read back as if appended."""
+    rows = [
+        (1, -72, 0, None, "Jörg Łukasz", "=1+1", "+1", "-x", "@sum", "a & b <c> \"d\" 'e'"),
+        (None, None, None, None, None, None, None, None, None, None),
+        (2, 10**9, -(10**9), 7, " lead", "trail ", "ß\tü", "x", None, "Grand"),
+    ]
+    workbook = Workbook(write_only=True)
+    plain = workbook.create_sheet("plain")
+    header = [f"h{n}" for n in range(len(rows[0]))]
+    plain.append(header)
+    for row in rows:
+        plain.append([text_cell(plain, v) if isinstance(v, str) else v for v in row])
+    lean_ws = workbook.create_sheet("lean")
+    lean = LeanRows(lean_ws, [WriteOnlyCell(lean_ws, value=title) for title in header])
+    for row in rows:
+        lean.append(row)
+    assert lean.close() == len(rows)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    book = load_workbook(buffer)
+    expected = list(book["plain"].iter_rows(values_only=True))
+    assert expected[1][5] == "=1+1" and book["plain"]["F2"].data_type == "s"
+    assert list(book["lean"].iter_rows(values_only=True)) == expected
+    assert book["lean"]["F2"].data_type == "s"
+    assert book["lean"].max_row == 4
+
+
+def test_lean_rows_refuse_a_value_they_cannot_write():
+    for value in (1.5, True, Decimal("1.00")):
+        with pytest.raises(TypeError, match=type(value).__name__):
+            LeanRows.cell("A2", value)
+
+
+def test_workbook_games_sheet_reads_back_cell_by_cell(tournament, worked_table):
+    """The Games sheet (LeanRows) equals the same rows appended through openpyxl's API."""
+    exporter = TournamentWorkbook(tournament)
+    games = open_workbook(tournament)["Games"]
+    workbook = Workbook(write_only=True)
+    ws = workbook.create_sheet("Games")
+    ws.append([column.title for column in exporter.game_columns()])
+    for values in exporter.game_rows():
+        ws.append([text_cell(ws, v) if isinstance(v, str) else v for v in values])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    expected = list(load_workbook(buffer)["Games"].iter_rows(values_only=True))
+    assert len(expected) == 49
+    assert list(games.iter_rows(values_only=True)) == expected
+
+
+def test_names_that_look_like_formulas_stay_text(tournament, named_series):
+    table = named_series(["=1+1", "+2", "-3", "@SUM(A1)"]).tables.get()
+    enter(table, sheet_rows(WORKED_EXAMPLE, 4))
+    book = open_workbook(tournament)
+    for sheet in ("Standings", "Series 1", "Games"):
+        ws = book[sheet]
+        texts = {c.value for row in ws.iter_rows(min_row=2) for c in row if c.data_type == "s"}
+        assert {"=1+1", "+2", "-3"} <= texts, sheet
+        assert not [c for row in ws.iter_rows() for c in row if c.data_type == "f"], sheet
+    members = data_rows(book["Teams"])
+    assert any("=1+1" in row[2] for row in members)
+
+
+@pytest.fixture
+def double_entry_table(tournament, named_series):
+    """A 3-table under double entry: game 1 keyed alike on both phones (provisional), game 2
+    keyed differently (disputed: clubs won +24 on one, lost on the other)."""
+    tournament.double_entry = True
+    tournament.save()
+    table = named_series(NAMES[:3]).tables.get()
+    grand = {"declarer": 2, "game": "grand", "matadors": 2, "won": True, "bid": 20}
+    clubs = {"declarer": 3, "game": "clubs", "matadors": 1, "card_points": 70, "bid": 18}
+    for number, first, second in ((1, grand, grand), (2, clubs, {**clubs, "card_points": 50})):
+        services.game_record_at_table(
+            table=table, data=first, client_id=uuid.uuid4(), number=number
+        )
+        services.sheet_copy_record(table=table, data=second, client_id=uuid.uuid4(), number=number)
+    services.penalty_record(table=table, seat=1, points=-10, reason="looked at the skat")
+    return table
+
+
+def test_workbook_marks_provisional_rows_and_leaves_disputed_games_out_of_the_sums(
+    tournament, double_entry_table
+):
+    book = open_workbook(tournament)
+    assert book.sheetnames == ["Standings", "Series 1", "Teams", "Games", "Penalties"]
+    standings = selectors.tournament_standings(tournament)
+    ws = book["Standings"]
+    header = next(ws.iter_rows(max_row=1, values_only=True))
+    col = {title: index for index, title in enumerate(header)}
+    rows = data_rows(ws)
+    assert len(standings) == 3 and all(r.provisional for r in standings)
+    assert [row[col["Provisional"]] for row in rows[:3]] == ["*"] * 3
+    assert rows[-1][0] == "* provisional: includes games entered at the table, not yet confirmed"
+    assert ws.auto_filter.ref == "A1:K4"
+    assert [row[col["Provisional"]] for row in data_rows(book["Series 1"])[:3]] == ["*"] * 3
+
+    games = book["Games"]
+    header = next(games.iter_rows(max_row=1, values_only=True))
+    g = {title: index for index, title in enumerate(header)}
+    first, second = data_rows(games)
+    assert first[g["Status"]] == "provisional" and first[g["Score"]] == 72
+    assert second[g["Status"]] == "disputed: does not count"
+    assert second[g["Game"]] == "Clubs" or second[g["Trump"]] == "Clubs"
+    assert second[g["Score"]] is None and second[g["List points declarer"]] is None
+    # The Games sheet and the Penalties sheet add up to the Standings sheet's game points.
+    penalties = data_rows(book["Penalties"])
+    seat_1 = double_entry_table.seats.get(number=1).player.name
+    assert penalties == [(1, 1, 1, seat_1, -10, "looked at the skat")]
+    for row in standings:
+        seat = double_entry_table.seats.get(player_id=row.player_id).number
+        scores = sum(r[g["Score"]] or 0 for r in data_rows(games) if r[g["Declarer"]] == seat)
+        fines = sum(p[4] for p in penalties if p[2] == seat)
+        assert row.game_points == scores + fines, row.player_name
 
 
 # --------------------------------------------------------------------------------------

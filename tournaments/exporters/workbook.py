@@ -31,7 +31,7 @@ sheet).
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -55,6 +55,7 @@ from tournaments.models import (
     Tournament,
     Trump,
 )
+from tournaments.tables import PROVISIONAL_LEGEND
 
 # Points get a thousands separator; counts and the games' figures stay in Excel's General
 # format, which shows integers as they are (and costs nothing per cell).
@@ -115,23 +116,26 @@ class LeanRows:
     def append(self, values: Sequence[int | str | None]):
         self.rows += 1
         r = str(self.rows)
-        cells = []
-        for letter, value in zip(self.letters, values, strict=True):
-            if value is None:
-                continue
-            if isinstance(value, str):
-                value = ILLEGAL_CHARACTERS_RE.sub("", value)
-                space = ' xml:space="preserve"' if value != value.strip() else ""
-                cells.append(
-                    f'<c r="{letter}{r}" t="inlineStr"><is><t{space}>{escape(value)}</t></is></c>'
-                )
-            elif type(value) is int:
-                cells.append(f'<c r="{letter}{r}"><v>{value}</v></c>')
-            else:
-                raise TypeError(f"LeanRows takes int, str or None, not {type(value).__name__}")
-        self.pending.append(f'<row r="{r}">{"".join(cells)}</row>')
+        cells = "".join(
+            [
+                self.cell(letter + r, value)
+                for letter, value in zip(self.letters, values, strict=True)
+                if value is not None
+            ]
+        )
+        self.pending.append(f'<row r="{r}">{cells}</row>')
         if len(self.pending) >= self.batch:
             self.flush()
+
+    @staticmethod
+    def cell(reference: str, value: int | str) -> str:
+        if isinstance(value, str):
+            value = ILLEGAL_CHARACTERS_RE.sub("", value)
+            space = ' xml:space="preserve"' if value != value.strip() else ""
+            return f'<c r="{reference}" t="inlineStr"><is><t{space}>{escape(value)}</t></is></c>'
+        if type(value) is int:
+            return f'<c r="{reference}"><v>{value}</v></c>'
+        raise TypeError(f"LeanRows takes int, str or None, not {type(value).__name__}")
 
     def flush(self):
         if self.pending:
@@ -267,6 +271,7 @@ class TournamentWorkbook:
                 )
             )
         self.finish(ws, columns, len(standings))
+        self.provisional_legend(ws, standings)
 
     def write_series(self, series: Series):
         columns = [
@@ -306,12 +311,20 @@ class TournamentWorkbook:
                 )
             )
         self.finish(ws, columns, len(standings))
+        self.provisional_legend(ws, standings)
 
     @staticmethod
     def provisional_mark(row: selectors.StandingRow) -> str:
         """As the HTML tables: the row counts games entered at a table, not yet confirmed
         (or has a disputed game, which counts nowhere yet)."""
         return "*" if row.provisional else ""
+
+    @staticmethod
+    def provisional_legend(ws, standings: Sequence[selectors.StandingRow]):
+        """Below the rows (and outside the auto filter), if any row is marked."""
+        if any(row.provisional for row in standings):
+            ws.append([])
+            ws.append([str(PROVISIONAL_LEGEND)])
 
     def write_teams(self, teams):
         columns = [
@@ -495,12 +508,17 @@ class TournamentWorkbook:
         }
 
     def write_games(self):
-        """One row per game. A disputed game shows what was entered but no computed values:
-        it counts nowhere until settled (selectors.disputed_games), so that the Score and
-        list-points columns add up to the Standings sheet."""
         columns = self.game_columns()
         ws = self.sheet(_("Games"), columns, header=False)
         rows = LeanRows(ws, self.header(ws, columns))
+        for values in self.game_rows():
+            rows.append(values)
+        self.finish(ws, columns, rows.close())
+
+    def game_rows(self) -> Iterator[tuple[int | str | None, ...]]:
+        """One row per game. A disputed game shows what was entered but no computed values:
+        it counts nowhere until settled (selectors.disputed_games), so that the Score and
+        list-points columns add up to the Standings sheet."""
         tables = {
             table.pk: table
             for table in Table.objects.filter(series__tournament=self.tournament).select_related(
@@ -580,21 +598,18 @@ class TournamentWorkbook:
                 labels[f"ramsch:{ramsch}"] if ramsch else None,
             )
             if pk in disputed:
-                rows.append((*declared, None, None, None, None, None, None, labels["disputed"]))
+                yield (*declared, None, None, None, None, None, None, labels["disputed"])
                 continue
-            rows.append(
-                (
-                    *declared,
-                    value,
-                    score,
-                    labels["won"] if is_won else labels["lost"] if is_lost else None,
-                    "x" if overbid else None,
-                    list_declarer,
-                    list_others,
-                    labels["provisional"] if provisional else None,
-                )
+            yield (
+                *declared,
+                value,
+                score,
+                labels["won"] if is_won else labels["lost"] if is_lost else None,
+                "x" if overbid else None,
+                list_declarer,
+                list_others,
+                labels["provisional"] if provisional else None,
             )
-        self.finish(ws, columns, rows.close())
 
     def write_penalties(self):
         """The penalties, which the game points of the Standings sheet include (rules §3.6)."""
