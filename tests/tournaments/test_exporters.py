@@ -19,7 +19,7 @@ from tournaments import selectors, services
 from tournaments.exporters.results import ResultsPdf
 from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
 from tournaments.exporters.workbook import LeanRows, TournamentWorkbook, text_cell
-from tournaments.models import Game, Tournament
+from tournaments.models import Game, Series, Tournament
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
 
@@ -343,19 +343,81 @@ def test_sheet_without_list_scoring_has_a_plain_totals_block(named_series, tourn
     assert "×" not in text
 
 
+FIGURE = re.compile(r"[-−]?\d+")
+
+
+def figures(tokens: list[str]) -> list[int]:
+    return [int(token.replace("−", "-")) for token in tokens]
+
+
+def sheet_lines(table) -> list[str]:
+    """The filled sheet's text, a row per line (the form's labels and row numbers are not
+    extracted: the game rows are the lines with a description, the summary the last lines
+    of figures only)."""
+    (text,) = pdf_pages(ScoreSheetsPdf.filled(table).render(), layout=True)
+    return text.splitlines()
+
+
+def game_lines(lines: list[str]) -> list[str]:
+    return [line for line in lines if " — " in line or "Passed" in line]
+
+
+def seat_columns(lines: list[str], table) -> list[int]:
+    """Where each seat's column starts in the extracted text (its name in the head)."""
+    names = [s.player.name for s in table.seats.select_related("player").order_by("number")]
+    (head,) = [line for line in lines if all(name in line for name in names)]
+    return [head.index(name) for name in names]
+
+
 def test_filled_sheet_shows_the_summary_of_the_selector(worked_table):
-    (text,) = pdf_pages(ScoreSheetsPdf.filled(worked_table).render())
-    sheet = selectors.table_sheet(worked_table)
-    numbers = numbers_in(text)
-    for line in sheet.summary:
-        assert line.player_name in text
-        for figure in (line.game_points, line.won_bonus, line.others_bonus, line.list_points):
-            assert abs(figure) in numbers, (line.seat, figure)
-    assert {1332, 1320, 1308, 108} <= numbers
-    # Every seat's final running total is the game points of its summary.
-    last = sheet.rows[-1].running
-    assert {line.seat: line.game_points for line in sheet.summary} == last
-    assert "Grand" in text and "with 2" in text
+    lines = sheet_lines(worked_table)
+    only_figures = [
+        figures(line.split())
+        for line in lines
+        if line.split() and all(FIGURE.fullmatch(token) for token in line.split())
+    ]
+    summary = only_figures[-5:]
+    seats = sorted(selectors.table_sheet(worked_table).summary, key=lambda line: line.seat)
+    # By position: game points; won, won × 50; lost, lost × −50; others' lost, × 30; total.
+    assert summary == [
+        [line.game_points for line in seats],
+        [figure for line in seats for figure in (line.won, line.won_bonus)],
+        [figure for line in seats for figure in (line.lost, line.lost_bonus)],
+        [figure for line in seats for figure in (line.others_lost, line.others_bonus)],
+        [line.list_points for line in seats],
+    ]
+    # rules §2 worked series, seats 1–4 = A, B, C, D.
+    assert summary[0] == [492, 628, 660, -32]
+    assert summary[2] == [0, 0, 2, -100, 1, -50, 5, -250]
+    assert summary[-1] == [1332, 1308, 1320, 108]
+
+
+def test_filled_sheet_running_totals_are_the_sums_of_the_scores(worked_table):
+    lines = sheet_lines(worked_table)
+    columns = seat_columns(lines, worked_table)
+    rows = game_lines(lines)
+    games = list(worked_table.games.order_by("number"))
+    assert len(rows) == len(games) == 48
+    running = dict.fromkeys(range(1, 5), 0)
+    for line, game in zip(rows, games, strict=True):
+        running[game.declarer] += game.score
+        value, score, total = figures(line.split()[-3:])
+        assert (value, score, total) == (game.value, game.score, running[game.declarer])
+        end = line.rindex(line.split()[-1]) + len(line.split()[-1])
+        assert max(i for i, start in enumerate(columns, 1) if start < end) == game.declarer
+    assert "Grand, with 2" in "\n".join(rows)
+
+
+def test_filled_sheet_marks_provisional_and_disputed_rows(double_entry_table):
+    lines = sheet_lines(double_entry_table)
+    text = "\n".join(lines)
+    first, second = game_lines(lines)
+    # Game 1: provisional, counts; game 2: disputed, its score in brackets, in no total.
+    assert first.split()[0] == "*" and figures(first.split()[-3:]) == [72, 72, 72]
+    assert second.split()[0] == "≠" and second.split()[-1] == "(24)"
+    assert "Games marked * were entered at the table" in text.replace("\n", " ")
+    summary = {line.seat: line for line in selectors.table_sheet(double_entry_table).summary}
+    assert summary[3].game_points == 0
 
 
 def test_filled_sheet_of_a_north_american_table(na_tournament, named_series):
@@ -402,6 +464,36 @@ def test_results_list_of_a_category(worked_table, tournament):
     assert "Results – Ladies" in text and seat.player.name in text
     others = [s.player.name for s in worked_table.seats.exclude(number=4)]
     assert not any(name in text for name in others)
+
+
+def test_results_list_marks_provisional_rows(tournament, double_entry_table):
+    text = "\n".join(pdf_pages(ResultsPdf(tournament).render(), layout=True))
+    lines = text.splitlines()
+    for row in selectors.tournament_standings(tournament):
+        (line,) = [x for x in lines if row.player_name in x]
+        assert line.split()[-1] == f"{row.list_points}*"
+    assert "* provisional: includes games entered at the table, not yet confirmed" in text
+
+
+def test_results_heading_counts_closed_series(tournament, worked_table):
+    def heading():
+        return pdf_pages(ResultsPdf(tournament).render())[0].splitlines()
+
+    assert "Results (series 1 in play)" in heading()
+    Series.objects.filter(pk=worked_table.series_id).update(status=Series.Status.CLOSED)
+    assert "Results after 1 series" in heading()
+    services.series_draw(tournament=tournament, seed=2)
+    assert "Results after 1 series (series 2 in play)" in heading()
+
+
+def test_assignment_list_fits_long_team_names(tournament, club):
+    team = "Skatfreunde Kreuz Bube Altenburg"
+    for name in NAMES[:4]:
+        player = PlayerFactory(club=club, name=name, team=team)
+        RegistrationFactory(tournament=tournament, player=player)
+    series = services.series_draw(tournament=tournament, seed=1)
+    text = pdf_pages(AssignmentsPdf(series).render())[0]
+    assert text.count(team) == 4
 
 
 def test_assignment_list_by_table_and_by_name(named_series):
