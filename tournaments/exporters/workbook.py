@@ -526,7 +526,8 @@ class TournamentWorkbook:
             )
         }
         names = self.seat_names()
-        disputed = {pk for pks in selectors.disputed_games(list(tables)).values() for pk in pks}
+        table_ids = Table.objects.filter(series__tournament=self.tournament).values("id")
+        disputed = {pk for pks in selectors.disputed_games(table_ids).values() for pk in pks}
         labels = {
             **{value: str(label) for value, label in GameType.choices},
             **{f"trump:{value}": str(label) for value, label in Trump.choices},
