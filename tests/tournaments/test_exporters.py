@@ -195,7 +195,8 @@ def test_lean_rows_read_back_as_openpyxls_own_rows():
     lean = LeanRows(lean_ws, [WriteOnlyCell(lean_ws, value=title) for title in header])
     for row in rows:
         lean.append(row)
-    assert lean.close() == len(rows)
+    assert lean.count == len(rows)
+    lean.close()
     buffer = io.BytesIO()
     workbook.save(buffer)
     book = load_workbook(buffer)

@@ -31,6 +31,8 @@ sheet).
 from __future__ import annotations
 
 import io
+import shutil
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -41,7 +43,7 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
-from openpyxl.xml.functions import fromstring
+from openpyxl.xml.functions import Element
 
 from tournaments import selectors, services
 from tournaments.models import (
@@ -87,43 +89,55 @@ class LeanRows:
     openpyxl's `append` builds a Cell, its coordinate and an lxml element for every value
     (several µs a cell). A row here holds only ints, strs and None, and becomes text as
     ECMA-376 part 1 gives it (§18.3.1.73 `<row r>`, §18.3.1.4 `<c r>`): an int is `<v>`, a
-    str an inline string (`t="inlineStr"`, as openpyxl writes them, so never a formula), None
-    no cell. Each batch of rows is parsed once by lxml and written into the sheet's own
-    stream, so a bad character fails here and not in Excel, and openpyxl writes all around
-    the rows (columns, frozen panes, auto filter) as usual.
+    str an escaped inline string (`t="inlineStr"`, as openpyxl writes them, so never a
+    formula; characters XML forbids are dropped, as openpyxl refuses them), None no cell.
+    The rows go to a temporary file of their own; openpyxl writes the sheet around them
+    (columns, frozen panes, the styled header, the auto filter) with a marker where the rows
+    belong, and `close` splices the rows in there. Memory stays flat: both are files.
 
     Below openpyxl's public API, on purpose and only here: it opens the sheet's stream as
     `WriteOnlyWorksheet.append` does (`_get_writer`, `_writer.xf`, `_writer.write_row` for
-    the styled header) and leaves an empty `_rows` so that `ws.close()` writes the tail only.
+    the header), leaves an empty `_rows` so that `ws.close()` writes the tail only, and
+    splices into the sheet's file (`_writer.out`) before the workbook archives it.
     test_exporters.py reopens a workbook with `load_workbook` and compares every cell.
     """
 
+    MARKER = "leanRows"
     batch = 1000
 
     def __init__(self, ws, header: list[WriteOnlyCell]):
         self.ws = ws
         ws._get_writer()
-        self.xf = ws._writer.xf.send(True)
-        self.sheet_data = self.xf.element("sheetData")
-        self.sheet_data.__enter__()
-        for column, cell in enumerate(header, start=1):
-            cell.row, cell.column = 1, column
-        ws._writer.write_row(self.xf, header, 1)
+        xf = ws._writer.xf.send(True)
+        with xf.element("sheetData"):
+            for column, cell in enumerate(header, start=1):
+                cell.row, cell.column = 1, column
+            ws._writer.write_row(xf, header, 1)
+            xf.write(Element(self.MARKER))
+        ws._writer.xf.send(None)
+        ws._rows = (row for row in ())  # the rows are ours: ws.close() writes the tail only
         self.letters = [get_column_letter(n) for n in range(1, len(header) + 1)]
         self.rows = 1
         self.pending: list[str] = []
+        self.file = tempfile.TemporaryFile()  # noqa: SIM115 (lives until close())
+
+    @property
+    def count(self) -> int:
+        """Data rows so far (the header not counted)."""
+        return self.rows - 1
 
     def append(self, values: Sequence[int | str | None]):
         self.rows += 1
         r = str(self.rows)
-        cells = "".join(
-            [
-                self.cell(letter + r, value)
-                for letter, value in zip(self.letters, values, strict=True)
-                if value is not None
-            ]
-        )
-        self.pending.append(f'<row r="{r}">{cells}</row>')
+        cells = []
+        for letter, value in zip(self.letters, values, strict=True):
+            if value is None:
+                continue
+            if type(value) is int:  # most cells: kept inline, this runs 1.6 million times
+                cells.append(f'<c r="{letter}{r}"><v>{value}</v></c>')
+            else:
+                cells.append(self.cell(letter + r, value))
+        self.pending.append(f'<row r="{r}">{"".join(cells)}</row>')
         if len(self.pending) >= self.batch:
             self.flush()
 
@@ -139,17 +153,22 @@ class LeanRows:
 
     def flush(self):
         if self.pending:
-            for row in fromstring("<rows>" + "".join(self.pending) + "</rows>"):
-                self.xf.write(row)
+            self.file.write("".join(self.pending).encode())
             self.pending = []
 
     def close(self):
-        """The end of the rows; `ws.close()` (or saving the workbook) writes the rest."""
+        """Close the sheet (set its auto filter before) with the rows in their place."""
         self.flush()
-        self.sheet_data.__exit__(None, None, None)
-        self.ws._writer.xf.send(None)
-        self.ws._rows = (row for row in ())
-        return self.rows - 1
+        self.ws.close()
+        path = self.ws._writer.out
+        with open(path, "rb") as sheet:
+            before, after = sheet.read().split(f"<{self.MARKER}/>".encode())
+        with open(path, "wb") as sheet:
+            sheet.write(before)
+            self.file.seek(0)
+            shutil.copyfileobj(self.file, sheet)
+            sheet.write(after)
+        self.file.close()
 
 
 class TournamentWorkbook:
@@ -513,7 +532,8 @@ class TournamentWorkbook:
         rows = LeanRows(ws, self.header(ws, columns))
         for values in self.game_rows():
             rows.append(values)
-        self.finish(ws, columns, rows.close())
+        self.finish(ws, columns, rows.count)
+        rows.close()
 
     def game_rows(self) -> Iterator[tuple[int | str | None, ...]]:
         """One row per game. A disputed game shows what was entered but no computed values:
