@@ -13,6 +13,8 @@ in play.
 
 from __future__ import annotations
 
+import html
+
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, TableStyle
@@ -117,7 +119,7 @@ class ResultsPdf(PdfDocument):
         table.setStyle(style)
         story.append(table)
         if any(row.provisional for row in standings):
-            story.append(Paragraph(str(PROVISIONAL_LEGEND), BODY))
+            story.append(Paragraph(html.escape(str(PROVISIONAL_LEGEND)), BODY))
         return story
 
     def heading(self) -> str:
