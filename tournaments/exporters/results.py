@@ -4,9 +4,16 @@ One row per player in the order of `selectors.tournament_standings` — the figu
 HTML standings page and the workbook — with a column per series, the header row repeated on
 every page and "page n of m" in the footer. Without list scoring the points are the plain
 game points, as the selector gives them.
+
+As on the HTML standings, a row that counts games entered at a table and not yet confirmed
+(or has a disputed game, which counts nowhere yet) is *provisional*: its points carry a "*"
+and the legend follows the list. The heading counts the closed series and names those still
+in play.
 """
 
 from __future__ import annotations
+
+import html
 
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
@@ -15,7 +22,8 @@ from reportlab.platypus import LongTable, Paragraph, TableStyle
 from tournaments import selectors
 from tournaments.exporters.base_pdf import BODY, FONT, FONT_BOLD, HEADING, PdfDocument, fit
 from tournaments.exporters.sheets import HEAD_FILL, ROUND, THIN
-from tournaments.models import Category, Tournament
+from tournaments.models import Category, Series, Tournament
+from tournaments.tables import PROVISIONAL_LEGEND
 
 RANK_W = 9 * mm
 SERIES_W = 13 * mm
@@ -30,9 +38,9 @@ class ResultsPdf(PdfDocument):
     def __init__(self, tournament: Tournament, *, category: str | None = None):
         super().__init__(tournament)
         self.category = category or None
-        self.series_numbers = list(
-            tournament.series.order_by("number").values_list("number", flat=True)
-        )
+        series = list(tournament.series.order_by("number").values_list("number", "status"))
+        self.series_numbers = [number for number, _status in series]
+        self.in_play = [number for number, status in series if status == Series.Status.OPEN]
         # Wide tournaments turn the page rather than squeeze the names.
         self.landscape = len(self.series_numbers) > 5
 
@@ -77,7 +85,7 @@ class ResultsPdf(PdfDocument):
                     *(str(row.series[n].list_points) if n in row.series else "–" for n in numbers),
                     str(row.won),
                     str(row.lost),
-                    str(row.list_points),
+                    f"{row.list_points}*" if row.provisional else str(row.list_points),
                 ]
             )
         widths = [
@@ -110,11 +118,23 @@ class ResultsPdf(PdfDocument):
             style.add("LINEBELOW", (0, index), (-1, index), 0.3, THIN)
         table.setStyle(style)
         story.append(table)
+        if any(row.provisional for row in standings):
+            story.append(Paragraph(html.escape(str(PROVISIONAL_LEGEND)), BODY))
         return story
 
     def heading(self) -> str:
-        played = len(self.series_numbers)
-        text = _("Results after %(count)s series") % {"count": played}
+        closed = len(self.series_numbers) - len(self.in_play)
+        if not self.in_play:
+            text = _("Results after %(count)s series") % {"count": closed}
+        elif closed:
+            text = _("Results after %(count)s series (series %(numbers)s in play)") % {
+                "count": closed,
+                "numbers": ", ".join(map(str, self.in_play)),
+            }
+        else:
+            text = _("Results (series %(numbers)s in play)") % {
+                "numbers": ", ".join(map(str, self.in_play))
+            }
         if not self.tournament.uses_list_points:
             text += " · " + _("game points")
         return text

@@ -9,9 +9,14 @@ Without list scoring (or under `na`) the foot is a plain block: won, lost, total
 
 A *blank* sheet is pre-filled with the tournament, series, table and the seats' names. A
 *filled* sheet adds the entered games and the summary from `selectors.table_sheet`; nothing
-here computes a score. Everything that is the same on every sheet of a table size (grid,
-row numbers, dealer marks, labels) is drawn once as a PDF form and reused, so that the
-500 sheets of a 2,000-player series render in a few seconds.
+here computes a score. As on the HTML sheet, a game entered at the table and not yet
+confirmed is marked "*" (*provisional*), and one the two copies of a double-entry sheet
+disagree on "≠" (*disputed*): its score is printed in brackets and in no running total,
+because it counts nowhere until the director settles it. A legend explains the marks.
+
+Everything that is the same on every sheet of a table size (grid, row numbers, dealer marks,
+labels) is drawn once as a PDF form and reused, so that the 500 sheets of a 2,000-player
+series render in a few seconds.
 
 The *assignment list* is what a hall needs: every table with its seats and players, and
 every player alphabetically with their table and seat.
@@ -159,21 +164,26 @@ def table_links(table: Table, link_url: Callable[[str], str] | None) -> list[tup
 
 
 def draw_qr(canvas, url: str, x: float, y: float, size: float):
-    """A QR code of `url`, `size` wide with its bottom-left corner at (x, y), clickable."""
-    code = segno.make(url, error="m")
+    """A QR code of `url`, `size` wide with its bottom-left corner at (x, y), clickable.
+
+    The data mask is fixed (pattern 0, which any reader decodes: ISO/IEC 18004 §7.8)
+    rather than chosen by scoring all eight: the scoring took most of the time of the 500
+    blank sheets of a large series. The dark runs of each row are drawn in module units
+    under one transform, so the path holds small integers."""
+    code = segno.make(url, error="m", mask=0)
     modules = code.symbol_size(scale=1, border=0)[0]
     cell = size / modules
     path = canvas.beginPath()
     for row, line in enumerate(code.matrix_iter(scale=1, border=0)):
-        top = y + size - (row + 1) * cell
         start = None
         for column, dark in enumerate([*line, 0]):
             if dark and start is None:
                 start = column
             elif not dark and start is not None:
-                path.rect(x + start * cell, top, (column - start) * cell, cell)
+                path.rect(start, row, column - start, 1)
                 start = None
     canvas.saveState()
+    canvas.transform(cell, 0, 0, -cell, x, y + size)  # module units, rows downwards
     canvas.setFillColor(colors.black)
     canvas.drawPath(path, stroke=0, fill=1)
     canvas.restoreState()
@@ -311,6 +321,7 @@ class ScoreSheetsPdf(PdfDocument):
         if page.filled:
             self._draw_games(canvas, layout, page)
             self._draw_summary(canvas, layout, page)
+            self._draw_legend(canvas, layout, page)
         elif page.links:
             self._draw_links(canvas, layout, page, labels)
 
@@ -483,14 +494,23 @@ class ScoreSheetsPdf(PdfDocument):
                 continue
             middle = layout.y_row(row.number) + rh / 2
             base = middle - 2.3
-            canvas.setFillColor(colors.black)
+            canvas.setFillColor(GREY if row.disputed else colors.black)
+            mark = self.row_mark(row)
             self._draw_description(
-                canvas, describe(game), layout.x_game + 1.2 * mm, middle, description_w
+                canvas,
+                f"{mark} {describe(game)}" if mark else describe(game),
+                layout.x_game + 1.2 * mm,
+                middle,
+                description_w,
             )
             if game.declarer is None:
                 continue
             canvas.setFont(FONT, 7)
             canvas.drawRightString(layout.x_score - 1.2 * mm, base, str(game.value))
+            if row.disputed:
+                # Counts nowhere until settled: no running total takes it.
+                canvas.drawRightString(layout.x_seat(1) - 1.2 * mm, base, f"({game.score})")
+                continue
             canvas.drawRightString(layout.x_seat(1) - 1.2 * mm, base, str(game.score))
             total = row.running.get(game.declarer)
             if total is not None:
@@ -498,6 +518,35 @@ class ScoreSheetsPdf(PdfDocument):
                 canvas.drawRightString(
                     layout.x_seat(game.declarer) + layout.seat_w - 1.5 * mm, base, str(total)
                 )
+
+    @staticmethod
+    def row_mark(row: selectors.SheetRow) -> str:
+        if row.disputed:
+            return "≠"
+        if row.game is not None and row.game.provisional:
+            return "*"
+        return ""
+
+    def _draw_legend(self, canvas, layout: _Layout, page: SheetPage):
+        """What "*" and "≠" mean, in the free corner left of the summary labels."""
+        if not any(self.row_mark(row) for row in page.rows):
+            return
+        labels = self.summary_labels(layout.size)
+        widest = max(pdfmetrics.stringWidth(label, FONT_BOLD, 7) for label, _split in labels)
+        width = layout.x_seat(1) - 1.5 * mm - widest - 4 * mm
+        text = _(
+            "Games marked * were entered at the table and are provisional until the director "
+            "confirms the sheet; games marked ≠ differ between the two copies and do not count "
+            "yet."
+        )
+        size = 6
+        lines = simpleSplit(text, FONT, size, width)
+        canvas.setFont(FONT, size)
+        canvas.setFillColor(colors.black)
+        y = layout.y_summary - 2.5 * mm
+        for line in lines:
+            canvas.drawString(0, y, line)
+            y -= size * 1.2
 
     @staticmethod
     def _draw_description(canvas, text: str, x: float, middle: float, width: float):
@@ -609,28 +658,37 @@ class AssignmentsPdf(PdfDocument):
         if not seats:
             return [*story, Paragraph(_("The series has not been drawn yet."), BODY)]
 
-        # By table: the table number on its first seat only, a line between tables.
-        name_w, club_w, team_w = width * 0.37, width * 0.37, width * 0.26 - 28 * mm
+        # By table: the table number on its first seat only, a line between tables. Names,
+        # clubs and teams share the width after the two number columns; a long one is set
+        # smaller (down to 6.5 pt) before it is cut.
+        rest = width - 28 * mm
+        text_w = (rest * 0.37, rest * 0.33, rest * 0.30)
         rows = [[_("Table"), _("Seat"), _("Player"), _("Club"), _("Team")]]
         starts = []
+        smaller = []
         previous = None
         for seat in seats:
             first = seat.table_id != previous
             if first and previous is not None:
                 starts.append(len(rows))
             previous = seat.table_id
-            rows.append(
-                [
-                    str(seat.table.number) if first else "",
-                    str(seat.number),
-                    fit(seat.player.name, name_w - 8, font=FONT, size=9),
-                    fit(seat.player.club.name if seat.player.club else "", club_w - 8, size=9),
-                    fit(seat.player.team, team_w - 8, size=9),
-                ]
+            texts = (
+                seat.player.name,
+                seat.player.club.name if seat.player.club else "",
+                seat.player.team,
             )
-        table = LongTable(rows, colWidths=[14 * mm, 14 * mm, name_w, club_w, team_w], repeatRows=1)
+            cells = []
+            for column, (text, text_width) in enumerate(zip(texts, text_w, strict=True), 2):
+                text, size = shrink(text, text_width - 8, size=9, smallest=6.5)
+                if size < 9:
+                    smaller.append(("FONTSIZE", (column, len(rows)), (column, len(rows)), size))
+                cells.append(text)
+            rows.append([str(seat.table.number) if first else "", str(seat.number), *cells])
+        table = LongTable(rows, colWidths=[14 * mm, 14 * mm, *text_w], repeatRows=1)
         style = self._table_style(banded_by=starts, numbers=(0, 1))
         style.add("FONT", (0, 1), (0, -1), FONT_BOLD, 10)
+        for command in smaller:
+            style.add(*command)
         table.setStyle(style)
         story.append(table)
 

@@ -12,24 +12,44 @@ its totals row and the pot. Amounts are written as exact Decimals in the format 
 The workbook is written in openpyxl's write-only mode and the games are streamed from the
 database in chunks, so memory does not grow with the number of games. Write-only sheets take
 their frozen panes and column widths before the first row and their auto filter at the end.
+
+The *Games* sheet holds about 17 filled cells per game (1.6 million at 96,000 games), too many
+for openpyxl's per-cell writer (a Cell object, a coordinate and an lxml element each), so its
+data rows go through `LeanRows`, which formats plain numbers and texts straight into the
+sheet's XML (see there). Every other sheet uses openpyxl's public API.
+
+Text is always text: a name such as "=1+1" is written as a string, never as a formula.
+
+*Provisional* (entered at a table, not yet confirmed) and *disputed* (double entry: the two
+copies differ) are the selectors' terms. The Standings and Series sheets mark provisional rows
+as the HTML does; on the Games sheet a disputed game keeps its declared fields but not its
+computed values, because it counts nowhere until the director settles it, so the Score and
+list-points columns add up to the Standings sheet (with the penalties, listed on their own
+sheet).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.xml.functions import Element
 
 from tournaments import selectors, services
 from tournaments.models import (
     Category,
     GameType,
+    Penalty,
     RamschResult,
     Seat,
     Series,
@@ -37,6 +57,7 @@ from tournaments.models import (
     Tournament,
     Trump,
 )
+from tournaments.tables import PROVISIONAL_LEGEND
 
 # Points get a thousands separator; counts and the games' figures stay in Excel's General
 # format, which shows integers as they are (and costs nothing per cell).
@@ -54,6 +75,102 @@ class Column:
     number_format: str | None = None
 
 
+def text_cell(ws, value: str) -> WriteOnlyCell:
+    """A cell that holds `value` as text even when it starts with "=" (openpyxl would store
+    a formula); "+", "-" and "@" are stored as text anyway."""
+    cell = WriteOnlyCell(ws, value=value)
+    cell.data_type = "s"
+    return cell
+
+
+class LeanRows:
+    """Data rows of a write-only sheet formatted straight into the sheet's XML.
+
+    openpyxl's `append` builds a Cell, its coordinate and an lxml element for every value
+    (several µs a cell). A row here holds only ints, strs and None, and becomes text as
+    ECMA-376 part 1 gives it (§18.3.1.73 `<row r>`, §18.3.1.4 `<c r>`): an int is `<v>`, a
+    str an escaped inline string (`t="inlineStr"`, as openpyxl writes them, so never a
+    formula; characters XML forbids are dropped, as openpyxl refuses them), None no cell.
+    The rows go to a temporary file of their own; openpyxl writes the sheet around them
+    (columns, frozen panes, the styled header, the auto filter) with a marker where the rows
+    belong, and `close` splices the rows in there. Memory stays flat: both are files.
+
+    Below openpyxl's public API, on purpose and only here: it opens the sheet's stream as
+    `WriteOnlyWorksheet.append` does (`_get_writer`, `_writer.xf`, `_writer.write_row` for
+    the header), leaves an empty `_rows` so that `ws.close()` writes the tail only, and
+    splices into the sheet's file (`_writer.out`) before the workbook archives it.
+    test_exporters.py reopens a workbook with `load_workbook` and compares every cell.
+    """
+
+    MARKER = "leanRows"
+    batch = 1000
+
+    def __init__(self, ws, header: list[WriteOnlyCell]):
+        self.ws = ws
+        ws._get_writer()
+        xf = ws._writer.xf.send(True)
+        with xf.element("sheetData"):
+            for column, cell in enumerate(header, start=1):
+                cell.row, cell.column = 1, column
+            ws._writer.write_row(xf, header, 1)
+            xf.write(Element(self.MARKER))
+        ws._writer.xf.send(None)
+        ws._rows = (row for row in ())  # the rows are ours: ws.close() writes the tail only
+        self.letters = [get_column_letter(n) for n in range(1, len(header) + 1)]
+        self.rows = 1
+        self.pending: list[str] = []
+        self.file = tempfile.TemporaryFile()  # noqa: SIM115 (lives until close())
+
+    @property
+    def count(self) -> int:
+        """Data rows so far (the header not counted)."""
+        return self.rows - 1
+
+    def append(self, values: Sequence[int | str | None]):
+        self.rows += 1
+        r = str(self.rows)
+        cells = []
+        for letter, value in zip(self.letters, values, strict=True):
+            if value is None:
+                continue
+            if type(value) is int:  # most cells: kept inline, this runs 1.6 million times
+                cells.append(f'<c r="{letter}{r}"><v>{value}</v></c>')
+            else:
+                cells.append(self.cell(letter + r, value))
+        self.pending.append(f'<row r="{r}">{"".join(cells)}</row>')
+        if len(self.pending) >= self.batch:
+            self.flush()
+
+    @staticmethod
+    def cell(reference: str, value: int | str) -> str:
+        if isinstance(value, str):
+            value = ILLEGAL_CHARACTERS_RE.sub("", value)
+            space = ' xml:space="preserve"' if value != value.strip() else ""
+            return f'<c r="{reference}" t="inlineStr"><is><t{space}>{escape(value)}</t></is></c>'
+        if type(value) is int:
+            return f'<c r="{reference}"><v>{value}</v></c>'
+        raise TypeError(f"LeanRows takes int, str or None, not {type(value).__name__}")
+
+    def flush(self):
+        if self.pending:
+            self.file.write("".join(self.pending).encode())
+            self.pending = []
+
+    def close(self):
+        """Close the sheet (set its auto filter before) with the rows in their place."""
+        self.flush()
+        self.ws.close()
+        path = self.ws._writer.out
+        with open(path, "rb") as sheet:
+            before, after = sheet.read().split(f"<{self.MARKER}/>".encode())
+        with open(path, "wb") as sheet:
+            sheet.write(before)
+            self.file.seek(0)
+            shutil.copyfileobj(self.file, sheet)
+            sheet.write(after)
+        self.file.close()
+
+
 class TournamentWorkbook:
     """`TournamentWorkbook(tournament).render()` → the .xlsx file as bytes."""
 
@@ -64,6 +181,12 @@ class TournamentWorkbook:
         self.money = money
 
     def render(self) -> bytes:
+        buffer = io.BytesIO()
+        self.save(buffer)
+        return buffer.getvalue()
+
+    def save(self, target) -> None:
+        """Write the workbook to `target` (a path or a binary file)."""
         self.workbook = Workbook(write_only=True)
         standings = selectors.tournament_standings(self.tournament)
         series = list(self.tournament.series.order_by("number"))
@@ -76,27 +199,31 @@ class TournamentWorkbook:
             self.write_series(one)
         self.write_teams(selectors.team_standings(self.tournament, standings=standings))
         self.write_games()
-        buffer = io.BytesIO()
-        self.workbook.save(buffer)
-        return buffer.getvalue()
+        self.write_penalties()
+        self.workbook.save(target)
 
     # ----------------------------------------------------------------------------------
 
-    def sheet(self, title: str, columns: Sequence[Column]):
-        """A write-only sheet with its header row, widths and frozen header."""
+    def sheet(self, title: str, columns: Sequence[Column], *, header: bool = True):
+        """A write-only sheet with its widths, frozen header and (`header`) header row."""
         ws = self.workbook.create_sheet(title=title[:31])
         for index, column in enumerate(columns, start=1):
             ws.column_dimensions[get_column_letter(index)].width = column.width
         ws.freeze_panes = "A2"
-        header = []
+        if header:
+            ws.append(self.header(ws, columns))
+        return ws
+
+    @staticmethod
+    def header(ws, columns: Sequence[Column]) -> list[WriteOnlyCell]:
+        cells = []
         for column in columns:
             cell = WriteOnlyCell(ws, value=column.title)
             cell.font = HEADER_FONT
             cell.fill = HEADER_FILL
             cell.alignment = HEADER_ALIGNMENT
-            header.append(cell)
-        ws.append(header)
-        return ws
+            cells.append(cell)
+        return cells
 
     @staticmethod
     def finish(ws, columns: Sequence[Column], rows: int):
@@ -113,6 +240,8 @@ class TournamentWorkbook:
                 cell = WriteOnlyCell(ws, value=value)
                 cell.number_format = column.number_format
                 row.append(cell)
+            elif isinstance(value, str):
+                row.append(text_cell(ws, value))
             else:
                 row.append(value)
         return row
@@ -131,6 +260,7 @@ class TournamentWorkbook:
             Column(_("Others' lost"), 10),
             Column(_("Game points"), 11, POINTS),
             Column(_("Points"), 10, POINTS),
+            Column(_("Provisional"), 11),
         ]
 
     def write_standings(self, standings, series_numbers: Sequence[int]):
@@ -155,10 +285,12 @@ class TournamentWorkbook:
                         row.others_lost,
                         row.game_points,
                         row.list_points,
+                        self.provisional_mark(row),
                     ],
                 )
             )
         self.finish(ws, columns, len(standings))
+        self.provisional_legend(ws, standings)
 
     def write_series(self, series: Series):
         columns = [
@@ -172,6 +304,7 @@ class TournamentWorkbook:
             Column(_("Others' lost"), 10),
             Column(_("Game points"), 11, POINTS),
             Column(_("Points"), 10, POINTS),
+            Column(_("Provisional"), 11),
         ]
         ws = self.sheet(_("Series %(number)s") % {"number": series.number}, columns)
         standings = selectors.series_standings(series)
@@ -192,10 +325,25 @@ class TournamentWorkbook:
                         row.others_lost,
                         row.game_points,
                         row.list_points,
+                        self.provisional_mark(row),
                     ],
                 )
             )
         self.finish(ws, columns, len(standings))
+        self.provisional_legend(ws, standings)
+
+    @staticmethod
+    def provisional_mark(row: selectors.StandingRow) -> str:
+        """As the HTML tables: the row counts games entered at a table, not yet confirmed
+        (or has a disputed game, which counts nowhere yet)."""
+        return "*" if row.provisional else ""
+
+    @staticmethod
+    def provisional_legend(ws, standings: Sequence[selectors.StandingRow]):
+        """Below the rows (and outside the auto filter), if any row is marked."""
+        if any(row.provisional for row in standings):
+            ws.append([])
+            ws.append([str(PROVISIONAL_LEGEND)])
 
     def write_teams(self, teams):
         columns = [
@@ -332,6 +480,8 @@ class TournamentWorkbook:
         "overbid",
         "list_declarer",
         "list_others",
+        "provisional",
+        "pk",
     )
 
     def game_columns(self) -> list[Column]:
@@ -364,29 +514,48 @@ class TournamentWorkbook:
             Column(_("Overbid"), 8),
             Column(_("List points declarer"), 10),
             Column(_("List points others"), 10),
+            Column(_("Status"), 16),
         ]
+
+    def seat_names(self) -> dict[tuple[int, int], str]:
+        """(table id, seat) → the player's name."""
+        return {
+            (table_id, seat): name
+            for table_id, seat, name in Seat.objects.filter(
+                series__tournament=self.tournament
+            ).values_list("table_id", "number", "player__name")
+        }
 
     def write_games(self):
         columns = self.game_columns()
-        ws = self.sheet(_("Games"), columns)
+        ws = self.sheet(_("Games"), columns, header=False)
+        rows = LeanRows(ws, self.header(ws, columns))
+        for values in self.game_rows():
+            rows.append(values)
+        self.finish(ws, columns, rows.count)
+        rows.close()
+
+    def game_rows(self) -> Iterator[tuple[int | str | None, ...]]:
+        """One row per game. A disputed game shows what was entered but no computed values:
+        it counts nowhere until settled (selectors.disputed_games), so that the Score and
+        list-points columns add up to the Standings sheet."""
         tables = {
             table.pk: table
             for table in Table.objects.filter(series__tournament=self.tournament).select_related(
                 "series"
             )
         }
-        names = {
-            (table_id, seat): name
-            for table_id, seat, name in Seat.objects.filter(
-                series__tournament=self.tournament
-            ).values_list("table_id", "number", "player__name")
-        }
+        names = self.seat_names()
+        table_ids = Table.objects.filter(series__tournament=self.tournament).values("id")
+        disputed = {pk for pks in selectors.disputed_games(table_ids).values() for pk in pks}
         labels = {
             **{value: str(label) for value, label in GameType.choices},
             **{f"trump:{value}": str(label) for value, label in Trump.choices},
             **{f"ramsch:{value}": str(label) for value, label in RamschResult.choices},
             "won": _("won"),
             "lost": _("lost"),
+            "provisional": _("provisional"),
+            "disputed": _("disputed: does not count"),
         }
         # Flags print as "x" and stay empty when off: empty cells cost nothing to write.
         games = (
@@ -394,7 +563,6 @@ class TournamentWorkbook:
             .values_list(*self.GAME_FIELDS)
             .iterator(chunk_size=self.chunk_size)
         )
-        count = 0
         for (
             table_id,
             number,
@@ -422,39 +590,75 @@ class TournamentWorkbook:
             overbid,
             list_declarer,
             list_others,
+            provisional,
+            pk,
         ) in games:
             table = tables[table_id]
+            declared = (
+                table.series.number,
+                table.number,
+                number,
+                table.dealer_of(number),
+                declarer,
+                names.get((table_id, declarer)) if declarer else None,
+                labels.get(game, game),
+                labels[f"trump:{trump}"] if trump else None,
+                matadors,
+                "x" if without else None,
+                "x" if hand else None,
+                "x" if schneider_announced else None,
+                "x" if schwarz_announced else None,
+                "x" if ouvert else None,
+                None if won is None else labels["won" if won else "lost"],
+                "x" if schneider else None,
+                "x" if schwarz else None,
+                card_points,
+                bid,
+                "x" if kontra else None,
+                "x" if re else None,
+                labels[f"ramsch:{ramsch}"] if ramsch else None,
+            )
+            if pk in disputed:
+                yield (*declared, None, None, None, None, None, None, labels["disputed"])
+                continue
+            yield (
+                *declared,
+                value,
+                score,
+                labels["won"] if is_won else labels["lost"] if is_lost else None,
+                "x" if overbid else None,
+                list_declarer,
+                list_others,
+                labels["provisional"] if provisional else None,
+            )
+
+    def write_penalties(self):
+        """The penalties, which the game points of the Standings sheet include (rules §3.6)."""
+        penalties = list(
+            Penalty.objects.filter(table__series__tournament=self.tournament)
+            .order_by("table__series__number", "table__number", "seat", "id")
+            .values_list(
+                "table__series__number", "table__number", "seat", "table_id", "points", "reason"
+            )
+        )
+        if not penalties:
+            return
+        columns = [
+            Column(_("Series"), 7),
+            Column(_("Table"), 7),
+            Column(_("Seat"), 7),
+            Column(_("Player"), 28),
+            Column(_("Points"), 9, POINTS),
+            Column(_("Reason"), 40),
+        ]
+        ws = self.sheet(_("Penalties"), columns)
+        names = self.seat_names()
+        for series, table, seat, table_id, points, reason in penalties:
             ws.append(
-                (
-                    table.series.number,
-                    table.number,
-                    number,
-                    table.dealer_of(number),
-                    declarer,
-                    names.get((table_id, declarer)) if declarer else None,
-                    labels.get(game, game),
-                    labels[f"trump:{trump}"] if trump else None,
-                    matadors,
-                    "x" if without else None,
-                    "x" if hand else None,
-                    "x" if schneider_announced else None,
-                    "x" if schwarz_announced else None,
-                    "x" if ouvert else None,
-                    None if won is None else labels["won" if won else "lost"],
-                    "x" if schneider else None,
-                    "x" if schwarz else None,
-                    card_points,
-                    bid,
-                    "x" if kontra else None,
-                    "x" if re else None,
-                    labels[f"ramsch:{ramsch}"] if ramsch else None,
-                    value,
-                    score,
-                    labels["won"] if is_won else labels["lost"] if is_lost else None,
-                    "x" if overbid else None,
-                    list_declarer,
-                    list_others,
+                self.formatted(
+                    ws,
+                    columns,
+                    [series, table, seat, names.get((table_id, seat), ""), points, reason],
                 )
             )
-            count += 1
-        self.finish(ws, columns, count)
+        self.finish(ws, columns, len(penalties))
