@@ -55,16 +55,7 @@ def score_mapping(mapping: object, bonus: Bonus = DEFAULT_BONUS) -> GameResult:
     given", but a mapping can: an explicit ``"schneider": false`` that the card points
     make true is rejected here (``true`` against the card points is rejected by ``score``).
     """
-    game = parse_game(mapping)
-    result = score(game, bonus)
-    # "in" first: most mappings have no schneider field, and it is cheaper than get().
-    if (
-        game.card_points is not None
-        and "schneider" in mapping  # parse_game checked it is a Mapping
-        and mapping["schneider"] is False
-    ):
-        _check_given_schneider(game)
-    return result
+    return score_parsed(mapping, bonus)[1]
 
 
 def score_parsed(mapping: object, bonus: Bonus = DEFAULT_BONUS) -> tuple[Game, GameResult]:
