@@ -127,8 +127,8 @@ def with_penalties(tournament: Tournament) -> int:
         return existing
     tables = Table.objects.filter(series__tournament=tournament).order_by("id")
     penalties = [
-        Penalty(table_id=table_id, seat=seat, points=points, reason="benchmark")
-        for table_id in tables.values_list("id", flat=True)[::10]
+        Penalty(table_id=table_id, table_size=size, seat=seat, points=points, reason="benchmark")
+        for table_id, size in tables.values_list("id", "size")[::10]
         for seat, points in ((1, -10), (2, -25))
     ]
     Penalty.objects.bulk_create(penalties)

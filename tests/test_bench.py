@@ -1,0 +1,31 @@
+"""The benchmarks still run against today's code: a small tournament through every
+measurement of bench/standings.py, and a few thousand games through bench/scoring.py.
+Timings are the benchmarks' business (they print them); here only the answers are checked."""
+
+import pytest
+
+from tournaments import demo
+from tournaments.models import Club
+
+
+@pytest.mark.django_db
+def test_standings_bench_measures_a_small_tournament():
+    from bench import standings as bench
+
+    club = Club.objects.create(name="Benchmark")
+    tournament = demo.generate_tournament(club=club, players=16, series=2, seed=3, name="Bench")
+    assert bench.with_penalties(tournament) > 0
+    result = bench.measure(tournament, repeat=1)
+    # The hand-written SQL floor and the selector agree, penalties included.
+    assert result["floor_mismatches"] == 0 and result["penalised"] > 0
+    assert result["players"] == 16 and result["games"] > 0 and result["sheets"] == 4
+    assert result["page_queries"] > 0
+
+
+def test_scoring_bench_agrees_with_the_command_line(capsys):
+    from bench import scoring as bench
+
+    # main() checks that every generated game is valid and that `python -m scoring`
+    # answers each line as the API does; it returns 1 otherwise.
+    assert bench.main(["--games", "3000", "--seed", "7"]) == 0
+    assert "score(Game)" in capsys.readouterr().out
