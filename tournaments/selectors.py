@@ -102,8 +102,27 @@ class StandingRow:
 
 def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
     """The results of the given seats, from a fixed number of aggregate queries."""
-    rows = list(
-        seats.values(
+    lines = [
+        SeatLine(
+            seat_id=seat_id,
+            series_number=series_number,
+            table_id=table_id,
+            table_number=table_number,
+            table_size=table_size,
+            seat=seat,
+            player_id=player_id,
+            player_name=player_name,
+        )
+        for (
+            seat_id,
+            series_number,
+            table_id,
+            table_number,
+            table_size,
+            seat,
+            player_id,
+            player_name,
+        ) in seats.values_list(
             "id",
             "series__number",
             "table_id",
@@ -113,52 +132,41 @@ def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
             "player_id",
             "player__name",
         ).order_by("series__number", "table__number", "number")
-    )
-    if not rows:
-        return []
-    lines = [
-        SeatLine(
-            seat_id=r["id"],
-            series_number=r["series__number"],
-            table_id=r["table_id"],
-            table_number=r["table__number"],
-            table_size=r["table__size"],
-            seat=r["number"],
-            player_id=r["player_id"],
-            player_name=r["player__name"],
-        )
-        for r in rows
     ]
+    if not lines:
+        return []
     table_ids = seats.values("table_id")
     # Double entry: a row the two copies disagree on counts nowhere until it is settled.
     disputed = disputed_games(table_ids)
     games = Game.objects.filter(table_id__in=table_ids).exclude(
         pk__in=[pk for pks in disputed.values() for pk in pks]
     )
-    own = {
-        (r["table_id"], r["declarer"]): r
-        for r in games.exclude(declarer=None)
-        .values("table_id", "declarer")
+    # One scan of the games, grouped by table and declarer: the declarer groups are the seats'
+    # own figures, and their sum per table gives what the others at the table lost.
+    own: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
+    per_table: dict[int, list[int]] = {}
+    for table_id, declarer, n, won, lost, gp, lp, lo, provisional in (
+        games.values("table_id", "declarer")
         .annotate(
-            gp=Sum("score"),
+            n=Count("id"),
             won=Count("id", filter=Q(is_won=True)),
             lost=Count("id", filter=Q(is_lost=True)),
+            gp=Sum("score"),
             lp=Sum("list_declarer"),
             lo=Sum("list_others"),
-        )
-        .order_by()
-    }
-    per_table = {
-        r["table_id"]: r
-        for r in games.values("table_id")
-        .annotate(
-            lost=Count("id", filter=Q(is_lost=True)),
-            lo=Sum("list_others"),
-            n=Count("id"),
             provisional=Count("id", filter=Q(provisional=True)),
         )
         .order_by()
-    }
+        .values_list("table_id", "declarer", "n", "won", "lost", "gp", "lp", "lo", "provisional")
+    ):
+        lo = lo or 0
+        if declarer is not None:
+            own[table_id, declarer] = (gp or 0, won, lost, lp or 0, lo)
+        table = per_table.setdefault(table_id, [0, 0, 0, 0])
+        table[0] += lost
+        table[1] += lo
+        table[2] += n
+        table[3] += provisional
     fines = {
         (r["table_id"], r["seat"]): r["p"]
         for r in Penalty.objects.filter(table_id__in=table_ids)
@@ -166,19 +174,20 @@ def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
         .annotate(p=Sum("points"))
         .order_by()
     }
-    empty = {"gp": 0, "won": 0, "lost": 0, "lp": 0, "lo": 0}
+    empty = (0, 0, 0, 0, 0)
+    no_games = (0, 0, 0, 0)
     for line in lines:
-        mine = own.get((line.table_id, line.seat), empty)
-        table = per_table.get(line.table_id, {"lost": 0, "lo": 0, "n": 0, "provisional": 0})
+        gp, won, lost, lp, lo = own.get((line.table_id, line.seat), empty)
+        table_lost, table_lo, n, provisional = per_table.get(line.table_id, no_games)
         fine = fines.get((line.table_id, line.seat), 0)
-        line.won = mine["won"]
-        line.lost = mine["lost"]
-        line.others_lost = table["lost"] - mine["lost"]
+        line.won = won
+        line.lost = lost
+        line.others_lost = table_lost - lost
         line.penalties = fine
-        line.game_points = (mine["gp"] or 0) + fine
-        line.list_points = (mine["lp"] or 0) + (table["lo"] or 0) - (mine["lo"] or 0) + fine
-        line.games = table["n"]
-        line.provisional = bool(table["provisional"]) or line.table_id in disputed
+        line.game_points = gp + fine
+        line.list_points = lp + table_lo - lo + fine
+        line.games = n
+        line.provisional = bool(provisional) or line.table_id in disputed
     return lines
 
 
