@@ -50,6 +50,7 @@ from tournaments.models import (
     SheetCopy,
     Table,
     Tournament,
+    has_control_characters,
 )
 
 # The declared fields of a game: the scoring contract's input less `rules`/`table_size`.
@@ -1076,6 +1077,11 @@ def players_import(*, tournament: Tournament, rows: Sequence[Mapping]) -> Import
     with transaction.atomic():
         clubs = {tournament.club.name.casefold(): tournament.club}
         for row in rows:
+            # Before any look-up: PostgreSQL refuses a NUL even in a query's parameters.
+            if any(
+                isinstance(value, str) and has_control_characters(value) for value in row.values()
+            ):
+                raise UserError(_("Remove the control character (such as NUL or a line break)."))
             club_name = (row.get("club") or "").strip()
             club = clubs.get(club_name.casefold()) if club_name else tournament.club
             if club is None:
