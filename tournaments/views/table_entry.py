@@ -162,7 +162,13 @@ class EntryLinkMixin:
         return render(
             request,
             "tournaments/entry/unknown.html",
-            {"message": message, "storage_key": token[:64], "texts": phone_texts()},
+            {
+                "title": _("Link not valid"),
+                "heading": _("This link does not work"),
+                "message": message,
+                "storage_key": token[:64],
+                "texts": phone_texts(),
+            },
             status=404,
         )
 
@@ -177,8 +183,14 @@ class EntryLinkMixin:
             return JsonResponse({"ok": False, "code": "closed", "error": message}, status=410)
         return render(
             request,
-            "tournaments/entry/closed.html",
-            {"message": message, "storage_key": token[:64], "texts": phone_texts()},
+            "tournaments/entry/unknown.html",
+            {
+                "title": _("Series closed"),
+                "heading": _("This series is closed"),
+                "message": message,
+                "storage_key": token[:64],
+                "texts": phone_texts(),
+            },
         )
 
     @property
