@@ -416,16 +416,22 @@ def penalty_record(
             exclude=["table"],
         )
         penalty.save()
-        PenaltyChange.objects.create(
-            table=table,
-            penalty=penalty,
-            action=PenaltyChange.Action.CREATED,
-            seat=penalty.seat,
-            points=penalty.points,
-            penalty_reason=penalty.reason,
-            user=_user(user),
-        )
+        _penalty_history(penalty, action=PenaltyChange.Action.CREATED, user=user)
     return penalty
+
+
+def _penalty_history(penalty: Penalty, *, action: str, user, reason: str = ""):
+    """One line of the penalty history: the penalty as it is (it is gone after a deletion)."""
+    PenaltyChange.objects.create(
+        table=penalty.table,
+        penalty=None if action == PenaltyChange.Action.DELETED else penalty,
+        action=action,
+        seat=penalty.seat,
+        points=penalty.points,
+        penalty_reason=penalty.reason,
+        user=_user(user),
+        reason=reason.strip()[:200],
+    )
 
 
 def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
@@ -434,16 +440,7 @@ def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
         table = _locked_table(penalty.table)
         _check_sheet_open(table)
         penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
-        PenaltyChange.objects.create(
-            table=table,
-            penalty=None,
-            action=PenaltyChange.Action.DELETED,
-            seat=penalty.seat,
-            points=penalty.points,
-            penalty_reason=penalty.reason,
-            user=_user(user),
-            reason=reason.strip()[:200],
-        )
+        _penalty_history(penalty, action=PenaltyChange.Action.DELETED, user=user, reason=reason)
         penalty.delete()
 
 
