@@ -51,12 +51,13 @@ from django.db import connection  # noqa: E402
 from django.test import Client, RequestFactory  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from tournaments import demo, selectors  # noqa: E402
+from tournaments import demo  # noqa: E402
+from tournaments.entry.views import entry_url  # noqa: E402
 from tournaments.exporters.results import ResultsPdf  # noqa: E402
 from tournaments.exporters.sheets import ScoreSheetsPdf  # noqa: E402
 from tournaments.exporters.workbook import TournamentWorkbook  # noqa: E402
 from tournaments.models import Club, Game, Penalty, Table, Tournament  # noqa: E402
-from tournaments.views.table_entry import entry_url  # noqa: E402
+from tournaments.standings.selectors import tournament_standings  # noqa: E402
 
 # The floor: the same standings (list points, game points, won, lost per player, penalties
 # included as the selector adds them: to the game points and the list points) as one SQL
@@ -170,7 +171,7 @@ def measure(tournament: Tournament, repeat: int) -> dict:
         response = client.get(url)
     assert response.status_code == 200, response.status_code
     page_time, _ = timed(lambda: client.get(url), repeat)
-    selector_time, rows = timed(lambda: selectors.tournament_standings(tournament), repeat)
+    selector_time, rows = timed(lambda: tournament_standings(tournament), repeat)
 
     def floor():
         with connection.cursor() as cursor:
@@ -206,7 +207,7 @@ def measure(tournament: Tournament, repeat: int) -> dict:
     started = time.perf_counter()
     tables = series.tables.select_related("series__tournament").order_by("number")
     pages = [page for table in tables for page in ScoreSheetsPdf.filled(table).pages]
-    filled = ScoreSheetsPdf(tournament, pages).render()
+    filled = ScoreSheetsPdf(tournament, pages, filename="bench.pdf").render()
     filled_time = time.perf_counter() - started
     started = time.perf_counter()
     results = ResultsPdf(tournament).render()

@@ -17,6 +17,7 @@ from scoring.game import DEFAULT_BONUS, Bonus, Game, GameResult, parse_game
 from scoring.seeger_fabian import (
     SeatTotals,
     SheetGame,
+    dealer,
     list_points_for,
     ranking_key,
     score_series,
@@ -40,6 +41,7 @@ __all__ = [
     "ScoringError",
     "SeatTotals",
     "SheetGame",
+    "dealer",
     "is_valid_bid",
     "list_points_for",
     "parse_game",

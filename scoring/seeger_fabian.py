@@ -31,6 +31,7 @@ __all__ = [
     "ranking_key",
     "score_series",
     "score_sheet",
+    "dealer",
     "sitting_out",
 ]
 
@@ -65,6 +66,12 @@ class SeatTotals:
 _TABLE_SIZES = {"ispa": ISPA_TABLE_SIZES, "na": NA_TABLE_SIZES}
 
 
+def dealer(number: int, table_size: int) -> int:
+    """The seat that deals game ``number`` (1-based) of a sheet: seat 1 deals game 1 and the
+    deal passes on to the next seat (rules §4)."""
+    return (number - 1) % table_size + 1
+
+
 def sitting_out(number: int, table_size: int) -> frozenset[int]:
     """The seats that get no cards in deal ``number`` (1-based) of a sheet.
 
@@ -74,14 +81,14 @@ def sitting_out(number: int, table_size: int) -> frozenset[int]:
     """
     if table_size == 3:
         return frozenset()
-    dealer = (number - 1) % table_size + 1
+    deals = dealer(number, table_size)
     if table_size == 4:
-        return frozenset({dealer})
-    return frozenset({dealer, (dealer + 2) % 5 + 1})
+        return frozenset({deals})
+    return frozenset({deals, (deals + 2) % 5 + 1})
 
 
 def _why_out(seat: int, number: int, table_size: int) -> str:
-    if (number - 1) % table_size + 1 == seat:
+    if dealer(number, table_size) == seat:
         return f"it deals, and the dealer sits out at a table of {table_size}"
     return "at a table of 5 the seat third after the dealer sits out too"
 

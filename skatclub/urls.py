@@ -15,7 +15,7 @@ urlpatterns += i18n_patterns(
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("manage/", include("tournaments.urls_admin")),
     # The private table links for entry on the players' phones (no account needed).
-    path("entry/", include("tournaments.urls_entry")),
+    path("entry/", include("tournaments.entry.urls")),
     path("", include("tournaments.urls_public")),
     prefix_default_language=False,
 )

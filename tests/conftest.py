@@ -20,7 +20,7 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournaments import services
+from tournaments.draw.services import series_draw
 
 
 @pytest.fixture(autouse=True)
@@ -99,6 +99,6 @@ def seated_series(tournament, roster):
         target = target or tournament
         for p in roster(n):
             RegistrationFactory(tournament=target, player=p)
-        return services.series_draw(tournament=target, seed=seed)
+        return series_draw(tournament=target, seed=seed)
 
     return make

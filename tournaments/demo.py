@@ -4,9 +4,9 @@ Everything here is reproducible: every random choice comes from a `random.Random
 caller seeds, so the same seed gives the same players, draws and games.
 
 Terms:
-- A *row* is one line of a score sheet as a game mapping (`services`' format: the
+- A *row* is one line of a score sheet as a game mapping (`games`' format: the
   `declarer` seat plus the scoring contract's fields, defaults left out).
-- *Generated* data is entered in bulk: rows are computed by `services.game_build`, the one
+- *Generated* data is entered in bulk: rows are computed by `games.game_build`, the one
   bridge to the rules engine, so their stored values are exactly what a typed row gets,
   and saved with `bulk_create` without a history (no `GameChange` rows).
 - The *demo club* is "Skatfreunde Altenburg" with the secretary login `secretary` /
@@ -28,8 +28,9 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 import scoring
-from tournaments import services
+from tournaments.draw.services import series_close, series_draw
 from tournaments.errors import UserError
+from tournaments.games import game_score
 from tournaments.models import (
     Category,
     Club,
@@ -41,6 +42,16 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.registry.services import (
+    club_create,
+    player_create,
+    registration_add,
+    season_create,
+    tournament_create,
+    tournament_set_status,
+)
+from tournaments.sheets.selectors import table_seat_totals
+from tournaments.sheets.services import game_record, games_bulk_record, penalty_record, table_close
 
 # --------------------------------------------------------------------------------------
 # One sheet row
@@ -90,11 +101,6 @@ _KONTRA_RATE = 0.06
 _MAX_ATTEMPTS = 50
 
 
-def dealer_of(*, number: int, table_size: int) -> int:
-    """Seat 1 deals game 1 and the deal passes on (rules §4)."""
-    return (number - 1) % table_size + 1
-
-
 def random_game(
     rng: random.Random, *, rules: str, table_size: int, number: int, kontra: bool = False
 ) -> dict:
@@ -109,28 +115,19 @@ def random_game(
     for _attempt in range(_MAX_ATTEMPTS):
         row = make(rng, table_size=table_size, number=number, kontra=kontra)
         try:
-            result = scoring.score_mapping(
-                _engine_mapping(row, rules=rules, table_size=table_size)
-            )
+            result = game_score(row, rules=rules, table_size=table_size)
             if row["game"] not in ("passed", "ramsch"):
                 _add_bid(rng, row, value=result.value, bids=bids)
-                scoring.score_mapping(_engine_mapping(row, rules=rules, table_size=table_size))
-        except scoring.ScoringError:
+                game_score(row, rules=rules, table_size=table_size)
+        except UserError:
             continue
         return row
     raise RuntimeError(f"no valid {rules} game drawn in {_MAX_ATTEMPTS} attempts")
 
 
-def _engine_mapping(row: dict, *, rules: str, table_size: int) -> dict:
-    mapping = {key: value for key, value in row.items() if key != "declarer"}
-    mapping["rules"] = rules
-    mapping["table_size"] = table_size
-    return mapping
-
-
 def _declarer(rng: random.Random, *, table_size: int, number: int) -> int:
-    dealer = dealer_of(number=number, table_size=table_size)
-    seats = [s for s in range(1, table_size + 1) if table_size == 3 or s != dealer]
+    out = scoring.sitting_out(number, table_size)
+    seats = [s for s in range(1, table_size + 1) if s not in out]
     return rng.choice(seats)
 
 
@@ -278,10 +275,10 @@ def fill_table(
 ) -> list[Game]:
     """Enter `count` random games (default: the rest of the series) on a table's sheet.
 
-    Without `user` the rows are computed by `services.game_build` and saved with one
+    Without `user` the rows are computed by `games.game_build` and saved with one
     `bulk_create` in one transaction, for speed. Generated data gets no history (no
     `GameChange` rows): nobody typed it. With `user` every row goes through
-    `services.game_record` instead, one by one, and so gets the history a typed row gets.
+    `sheets.services.game_record` instead, one by one, and so gets the history a typed row gets.
     """
     if not (Table.series.is_cached(table) and Series.tournament.is_cached(table.series)):
         table = Table.objects.select_related("series__tournament").get(pk=table.pk)
@@ -308,8 +305,8 @@ def fill_table(
         for number in range(start + 1, start + count + 1)
     ]
     if user is not None:
-        return [services.game_record(table=table, data=row, user=user) for _number, row in rows]
-    return services.games_bulk_record(table=table, rows=[row for _number, row in rows])
+        return [game_record(table=table, data=row, user=user) for _number, row in rows]
+    return games_bulk_record(table=table, rows=[row for _number, row in rows])
 
 
 def play_series(
@@ -329,7 +326,7 @@ def play_series(
     is closed. `timings` collects the seconds spent per step ("draw", "games", "close").
     """
     clock = _Clock(timings)
-    series = services.series_draw(
+    series = series_draw(
         tournament=tournament,
         method=method,
         seed=rng.randrange(1, 2**31),
@@ -342,8 +339,8 @@ def play_series(
     clock.lap("games")
     if complete:
         for table in tables:
-            services.table_close(table=table)
-        services.series_close(series=series)
+            table_close(table=table)
+        series_close(series=series)
         clock.lap("close")
     return series
 
@@ -430,7 +427,7 @@ def generate_tournament(
 def _generate_tournament(*, club, players, series, seed, name, rules, complete, date, timings):
     clock = _Clock(timings)
     rng = random.Random(seed)
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         club=club,
         name=name or f"Preisskat {players} × {series} (seed {seed})",
         date=date or datetime.date.today(),
@@ -453,7 +450,7 @@ def _generate_tournament(*, club, players, series, seed, name, rules, complete, 
         ],
         batch_size=1000,
     )
-    services.registration_add(tournament=tournament, players=roster)
+    registration_add(tournament=tournament, players=roster)
     clock.lap("players")
     for number in range(1, series + 1):
         last = number == series
@@ -465,7 +462,7 @@ def _generate_tournament(*, club, players, series, seed, name, rules, complete, 
             timings=timings,
         )
     status = Tournament.Status.FINISHED if complete else Tournament.Status.RUNNING
-    return services.tournament_set_status(tournament=tournament, status=status)
+    return tournament_set_status(tournament=tournament, status=status)
 
 
 # --------------------------------------------------------------------------------------
@@ -538,9 +535,9 @@ def demo_create(*, stdout: TextIO | None = None) -> dict:
     rng = random.Random(DEMO_SEED)
     with transaction.atomic():
         user = _demo_user()
-        club = services.club_create(name=DEMO_CLUB, city=DEMO_CITY, secretaries=[user])
+        club = club_create(name=DEMO_CLUB, city=DEMO_CITY, secretaries=[user])
         roster = [
-            services.player_create(name=name, club=club, team=team, category=category)
+            player_create(name=name, club=club, team=team, category=category)
             for name, team, category in DEMO_PLAYERS
         ]
         _say(stdout, f"Club “{club}” with {len(roster)} players; secretary “{user}”.")
@@ -583,29 +580,28 @@ def _demo_user():
 
 def _close_with_paper_totals(series: Series):
     """Close every sheet of a full series, typing the paper totals as the lists show them."""
-    from tournaments.selectors import table_seat_totals
 
     for table in series.tables.order_by("number"):
         totals = {line.seat: line.list_points for line in table_seat_totals(table)}
-        services.table_close(table=table, paper_totals=totals)
-    services.series_close(series=series)
+        table_close(table=table, paper_totals=totals)
+    series_close(series=series)
 
 
 def _demo_finished(club: Club, roster: list[Player], rng: random.Random) -> Tournament:
     """Two series, 30 players: six 4-tables and two 3-tables (rules §4)."""
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         club=club, name="Herbstpreisskat", date=datetime.date(2026, 10, 31), published=True
     )
-    services.registration_add(tournament=tournament, players=roster[:30])
+    registration_add(tournament=tournament, players=roster[:30])
     for method in (Series.DrawMethod.RANDOM, Series.DrawMethod.STANDINGS):
         series = play_series(tournament, rng, complete=False, method=method)
         _close_with_paper_totals(series)
-    return services.tournament_set_status(tournament=tournament, status=Tournament.Status.FINISHED)
+    return tournament_set_status(tournament=tournament, status=Tournament.Status.FINISHED)
 
 
 def _demo_running(club: Club, roster: list[Player], rng: random.Random, user) -> Tournament:
     """Series 1 of 27 players in play: sheets from full (closed) to not yet started."""
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         club=club,
         name="Preisskat im November",
         date=datetime.date(2026, 11, 21),
@@ -613,13 +609,13 @@ def _demo_running(club: Club, roster: list[Player], rng: random.Random, user) ->
         kontra_allowed=True,
     )
     players = [p for i, p in enumerate(roster) if i not in (3, 17, 25, 30, 31)]
-    services.registration_add(tournament=tournament, players=players)
+    registration_add(tournament=tournament, players=players)
     series = play_series(tournament, rng, complete=False, partial=lambda table: 0)
     tables = list(series.tables.select_related("series__tournament").order_by("number"))
     for table, entered in zip(tables, (None, 30, 20, 17, 9, 0, 12), strict=True):
         if entered is None:
             fill_table(table, rng)
-            services.table_close(table=table)
+            table_close(table=table)
         elif entered:
             fill_table(table, rng, count=entered - 3)
             # The last rows typed by the secretary, with their history.
@@ -629,32 +625,32 @@ def _demo_running(club: Club, roster: list[Player], rng: random.Random, user) ->
 
 def _demo_season(club: Club, roster: list[Player], rng: random.Random):
     """Three match days of the four teams: two played (three series each), one planned."""
-    season = services.season_create(club=club, name="Vereinsliga 2026/27", slug=DEMO_SEASON_SLUG)
+    season = season_create(club=club, name="Vereinsliga 2026/27", slug=DEMO_SEASON_SLUG)
     teams = [p for p in roster if p.team]
     match_days = []
     for number, date in enumerate(
         (datetime.date(2026, 9, 19), datetime.date(2026, 10, 17), datetime.date(2026, 12, 12)),
         start=1,
     ):
-        day = services.tournament_create(
+        day = tournament_create(
             club=club,
             season=season,
             name=f"Vereinsliga, {number}. Spieltag",
             date=date,
             published=True,
         )
-        services.registration_add(tournament=day, players=teams)
+        registration_add(tournament=day, players=teams)
         if number < 3:
             for _series in range(3):
                 play_series(day, rng, keep_apart="team")
-            day = services.tournament_set_status(tournament=day, status=Tournament.Status.FINISHED)
+            day = tournament_set_status(tournament=day, status=Tournament.Status.FINISHED)
         match_days.append(day)
     return season, match_days
 
 
 def _demo_tournee(club: Club, roster: list[Player], rng: random.Random) -> Tournament:
     """A North American evening of 14 players, plain sheet totals, a few fines (rules §3)."""
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         club=club,
         name="Tournée evening",
         date=datetime.date(2026, 11, 7),
@@ -662,7 +658,7 @@ def _demo_tournee(club: Club, roster: list[Player], rng: random.Random) -> Tourn
         list_scoring=False,
         published=True,
     )
-    services.registration_add(tournament=tournament, players=roster[16:30])
+    registration_add(tournament=tournament, players=roster[16:30])
     series = play_series(tournament, rng, complete=False)
     tables = list(series.tables.order_by("number"))
     fines = (
@@ -671,11 +667,11 @@ def _demo_tournee(club: Club, roster: list[Player], rng: random.Random) -> Tourn
         (tables[-1], 3, -25, "renounce"),
     )
     for table, seat, points, reason in fines:
-        services.penalty_record(table=table, seat=seat, points=points, reason=reason)
+        penalty_record(table=table, seat=seat, points=points, reason=reason)
     for table in tables:
-        services.table_close(table=table)
-    services.series_close(series=series)
-    return services.tournament_set_status(tournament=tournament, status=Tournament.Status.FINISHED)
+        table_close(table=table)
+    series_close(series=series)
+    return tournament_set_status(tournament=tournament, status=Tournament.Status.FINISHED)
 
 
 def demo_delete(*, stdout: TextIO | None = None) -> bool:

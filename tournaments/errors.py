@@ -5,9 +5,13 @@ translated message the view shows, and the write it interrupted is rolled back. 
 invariants stay plain exceptions.
 
 The rules engine raises `scoring.ScoringError` with a stable code and an English message;
-`from_scoring` turns it into a `UserError` whose message is in the active language.
+`from_scoring` turns it into a `UserError` whose message is in the active language, and
+`validated` does the same for a model's own checks (`full_clean`).
 """
 
+from collections.abc import Iterable
+
+from django.core.exceptions import ValidationError
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -117,3 +121,18 @@ def from_scoring(error: "scoring.ScoringError") -> UserError:
         except (KeyError, TypeError, ValueError):
             message = str(error)
     return UserError(message, code=f"scoring.{error.code}", field=field)
+
+
+def validated(instance, *, exclude: Iterable[str] = ()):
+    """`instance` after its model's checks (`full_clean`), or a UserError naming the field."""
+    try:
+        instance.full_clean(exclude=list(exclude))
+    except ValidationError as error:
+        messages = []
+        for field, errors in error.message_dict.items():
+            label = field if field == "__all__" else instance._meta.get_field(field).verbose_name
+            for message in errors:
+                messages.append(message if field == "__all__" else f"{label}: {message}")
+        field = next(iter(error.message_dict), None)
+        raise UserError(" ".join(messages), field=None if field == "__all__" else field) from None
+    return instance

@@ -10,7 +10,7 @@ Terms:
 - a *plan* is a checked document held in memory (unsaved model instances), ready to write.
 
 Import is all-or-nothing. `import_document` checks the whole document first, every game
-through `services.game_build` (the one bridge to the rules engine, against in-memory tables),
+through `games.game_build` (the one bridge to the rules engine, against in-memory tables),
 collects every problem as a located message and raises `InterchangeError`; only a clean
 document is written, inside one transaction. Export numbers the players in name order, so
 export → import → export gives the same document.
@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
-from tournaments import selectors, services
 from tournaments.errors import UserError
+from tournaments.games import game_build, game_mapping_of
 from tournaments.models import (
     PENALTY_LIMIT,
     Club,
@@ -56,6 +56,13 @@ from tournaments.models import (
     Tournament,
     has_control_characters,
 )
+from tournaments.registry.services import (
+    club_create,
+    player_create,
+    registration_add,
+    tournament_create,
+)
+from tournaments.standings.selectors import tournament_standings
 
 FORMAT = "skat-tournament/1"
 # A document with a systematic mistake would otherwise report it for every game.
@@ -113,7 +120,7 @@ def _players_of(tournament: Tournament) -> list[Player]:
 
 
 def _export_game(game: Game) -> dict:
-    data = services.game_mapping_of(game)
+    data = game_mapping_of(game)
     if game.game != GameType.RAMSCH:
         return data
     # The row stores the scored seat as `declarer`; the document names it in `ramsch`.
@@ -226,7 +233,7 @@ def standings_json(tournament: Tournament) -> list[dict]:
                 for result in sorted(row.series.values(), key=lambda r: r.number)
             ],
         }
-        for row in selectors.tournament_standings(tournament)
+        for row in tournament_standings(tournament)
     ]
 
 
@@ -240,7 +247,7 @@ def _is_int(value) -> bool:
 
 
 def _normal_name(name: str) -> str:
-    """As `services.player_create` stores a name."""
+    """As `registry.services.player_create` stores a name."""
     return " ".join(name.split())
 
 
@@ -597,7 +604,7 @@ class _Checker:
         for number, data in enumerate(entries, start=1):
             try:
                 mapping = _sheet_mapping(data)
-                plan.games.append(services.game_build(table=table, number=number, data=mapping))
+                plan.games.append(game_build(table=table, number=number, data=mapping))
             except UserError as error:
                 self.error(
                     _("%(table)s, game %(number)s") % {"table": table_place, "number": number},
@@ -644,7 +651,7 @@ def _shown(value) -> str:
 
 
 def _sheet_mapping(data) -> dict:
-    """A document game as a `services` game mapping (an NA ramsch names its seat in `ramsch`)."""
+    """A document game as a `games` game mapping (an NA ramsch names its seat in `ramsch`)."""
     if not isinstance(data, Mapping):
         raise UserError(_("a game must be a JSON object"))
     # services treat "" as a form's empty input; in a document it is a wrong value.
@@ -690,7 +697,7 @@ class _Writer:
     def club(self, name: str) -> Club:
         if name not in self.clubs:
             club = Club.objects.filter(name=name).first()
-            self.clubs[name] = club or services.club_create(name=name)
+            self.clubs[name] = club or club_create(name=name)
         return self.clubs[name]
 
     def players(self) -> dict[str, Player]:
@@ -705,7 +712,7 @@ class _Writer:
             if reusable:
                 by_id[entry.id] = reusable.pop(0)
             else:
-                by_id[entry.id] = services.player_create(
+                by_id[entry.id] = player_create(
                     name=entry.name,
                     club=self.club(entry.club) if entry.club else None,
                     team=entry.team,
@@ -718,7 +725,7 @@ class _Writer:
         with transaction.atomic():
             owner = plan.owner if isinstance(plan.owner, Club) else self.club(plan.owner)
             players = self.players()
-            tournament = services.tournament_create(
+            tournament = tournament_create(
                 club=owner,
                 name=settings.name,
                 date=settings.date,
@@ -734,9 +741,7 @@ class _Writer:
                 # Imported results are finished work from elsewhere: show them.
                 published=True,
             )
-            services.registration_add(
-                tournament=tournament, players=[players[p.id] for p in plan.players]
-            )
+            registration_add(tournament=tournament, players=[players[p.id] for p in plan.players])
             tables, seats, games, penalties = [], [], [], []
             for series_plan in plan.series:
                 series = series_plan.series

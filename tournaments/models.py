@@ -7,9 +7,10 @@ Terms (rules reference `../shared/rules/README.md`):
 - A *game* is one row of a table's score sheet: one deal, in order. Seat 1 deals the first
   game and the deal passes on; at a 4-table the dealer sits out (rules §4).
 
-Models hold data and constraints only. Every write goes through `tournaments.services`,
-which also stores the computed values of each game (value, score, list points) so that the
-standings are plain SQL sums (`tournaments.selectors`).
+Models hold data and constraints only. Every write goes through a subject's `services`
+module (`sheets.services`, `entry.services`, ...), and the computed values of each game
+(value, score, list points) are stored by `tournaments.games`, so that the standings are
+plain SQL sums (`sheets.selectors.seat_lines`, `standings.selectors`).
 """
 
 import unicodedata
@@ -22,6 +23,8 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+import scoring
 
 
 def has_control_characters(text: str) -> bool:
@@ -397,7 +400,7 @@ class Table(models.Model):
 
     def dealer_of(self, game_number: int) -> int:
         """Seat 1 deals game 1 and the deal passes on (rules §4)."""
-        return (game_number - 1) % self.size + 1
+        return scoring.dealer(game_number, self.size)
 
 
 class Seat(models.Model):
@@ -435,7 +438,7 @@ class Game(models.Model):
 
     The declared fields are those of the scoring contract; `value`, `score`, `is_won`,
     `is_lost`, `overbid`, `list_declarer` and `list_others` are written by
-    `services.game_record`/`game_correct` from the rules engine and never edited by hand.
+    `sheets.services.game_record`/`game_correct` from the rules engine and never edited by hand.
     For an NA ramsch `declarer` is the seat that the ramsch result scores (rules §3.5).
     """
 
@@ -552,7 +555,7 @@ class SheetCopy(models.Model):
     """The second list keeper's copy of a sheet under double entry (one row per game).
 
     The first keeper's rows are the table's games; the second keeper's rows stay here until
-    they agree with them or the director chooses a version (`services.sheet_settle`).
+    they agree with them or the director chooses a version (`entry.services.sheet_settle`).
     """
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="second_copy")

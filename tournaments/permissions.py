@@ -3,6 +3,9 @@
 - A club's secretaries (and superusers) manage that club's players, seasons and tournaments:
   draw, enter and correct scores, print, publish.
 - Everyone else (players, the public, other clubs' secretaries) reads what is published.
+
+A write records who made it (`acting_user`): the signed-in user, or nobody for a phone's
+table link.
 """
 
 from tournaments.models import Club, Tournament
@@ -30,3 +33,8 @@ def managed_clubs(user):
 
 def can_view_tournament(user, tournament: Tournament) -> bool:
     return tournament.published or can_manage_tournament(user, tournament)
+
+
+def acting_user(user):
+    """The user a write records: the signed-in user, else None (anonymous, a table link)."""
+    return user if user is not None and getattr(user, "is_authenticated", False) else None

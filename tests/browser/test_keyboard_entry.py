@@ -27,8 +27,10 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournaments import selectors, services
+from tournaments.draw.services import series_draw
 from tournaments.models import Game, Table, Tournament
+from tournaments.sheets.selectors import table_seat_totals
+from tournaments.standings.selectors import tournament_standings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -282,7 +284,7 @@ def test_a_secretary_keys_a_whole_sheet_with_the_keyboard(live_server, browser_p
     tab_to(page, f"a[href='{standings_url}']")
     keys.press("Enter")
     wait_for_path(page, rf"{standings_url}$")
-    standings = selectors.tournament_standings(tournament)
+    standings = tournament_standings(tournament)
     shown = page.locator("table.standings tbody tr")
     expect(shown).to_have_count(3)
     for index, expected in enumerate(standings):
@@ -311,7 +313,7 @@ def test_a_four_table_is_keyed_and_the_dealer_sits_out(live_server, browser_page
     )
     for name in ("Anna", "Bernd", "Carla", "Dieter"):
         RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
-    table = services.series_draw(tournament=tournament, seed=7).tables.get()
+    table = series_draw(tournament=tournament, seed=7).tables.get()
     assert table.size == 4
     names = {s.number: s.player.name for s in table.seats.select_related("player")}
 
@@ -345,7 +347,7 @@ def test_a_four_table_is_keyed_and_the_dealer_sits_out(live_server, browser_page
     assert all(g.declarer != table.dealer_of(g.number) for g in games)
     assert games[-1].score == -44 and games[-1].list_others == 30
     # Game 8: seat 4 deals and sits out; seat 1 loses, and seats 2, 3 and 4 get 30 each.
-    totals = {t.seat: t.list_points for t in selectors.table_seat_totals(table)}
+    totals = {t.seat: t.list_points for t in table_seat_totals(table)}
     won_by = {seat: sum(1 for g in games[:-1] if g.declarer == seat) for seat in range(1, 5)}
     assert totals == {
         seat: 122 * won_by[seat] + (-94 if seat == 1 else 30) for seat in range(1, 5)

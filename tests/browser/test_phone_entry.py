@@ -24,8 +24,10 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournaments import selectors, services
+from tournaments.draw.services import series_draw
 from tournaments.models import Game
+from tournaments.sheets.services import game_record
+from tournaments.standings.selectors import tournament_standings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -74,7 +76,7 @@ def test_a_phone_keeps_the_games_through_a_network_drop(live_server, browser):
     tournament = TournamentFactory(club=club, name="Phone cup", slug="phone-cup")
     for name in ("Anna Schmidt", "Bernd Müller", "Carla Weiß"):
         RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
-    table = services.series_draw(tournament=tournament, seed=1).tables.get()
+    table = series_draw(tournament=tournament, seed=1).tables.get()
     assert table.entry_token
 
     context = browser.new_context(**PHONE)
@@ -192,7 +194,7 @@ def test_a_phone_keeps_the_games_through_a_network_drop(live_server, browser):
     standings.reload()
     expect(standings.locator("table.standings tbody tr")).to_have_count(3)
     expect(standings.locator("table.standings abbr.provisional")).to_have_count(0)
-    totals = sorted(row.list_points for row in selectors.tournament_standings(tournament))
+    totals = sorted(row.list_points for row in tournament_standings(tournament))
     shown = sorted(
         int(text)
         for text in standings.locator("table.standings tbody td:last-child").all_inner_texts()
@@ -213,7 +215,7 @@ def test_a_game_entered_at_the_desk_meanwhile_moves_the_phones_row_on(live_serve
     tournament = TournamentFactory(club=club, name="Phone cup", slug="phone-cup")
     for name in ("Anna Schmidt", "Bernd Müller", "Carla Weiß"):
         RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
-    table = services.series_draw(tournament=tournament, seed=1).tables.get()
+    table = series_draw(tournament=tournament, seed=1).tables.get()
 
     context = browser.new_context(**PHONE)
     context.set_default_timeout(15_000)
@@ -223,9 +225,7 @@ def test_a_game_entered_at_the_desk_meanwhile_moves_the_phones_row_on(live_serve
     phone.goto(live_server.url + en("entry", token=table.entry_token))
     expect(phone.locator("[data-next-number]").first).to_have_text("1")
 
-    services.game_record(
-        table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True}
-    )
+    game_record(table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True})
     tap_row(phone, ROWS[1][0])
     save(phone)
     expect(phone.locator("#game-1")).to_be_visible()  # the desk's game

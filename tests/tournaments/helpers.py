@@ -1,6 +1,6 @@
 """Sheet builders shared by the tournaments tests."""
 
-from tournaments import services
+from tournaments.sheets.services import game_record
 
 # Rules §2 worked 4-table series (preisskat.org): game points/won/lost per seat
 # A +492/12/0, B +628/12/2, C +660/10/1, D −32/6/5 → A 1332, C 1320, B 1308, D 108.
@@ -38,4 +38,4 @@ def sheet_rows(per_seat: dict[int, list[dict]], table_size: int) -> list[dict]:
 
 
 def enter(table, rows, user=None):
-    return [services.game_record(table=table, data=row, user=user) for row in rows]
+    return [game_record(table=table, data=row, user=user) for row in rows]

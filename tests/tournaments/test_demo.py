@@ -10,7 +10,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.factories import ClubFactory
-from tournaments import demo, services
+from tournaments import demo
+from tournaments.games import game_build, game_mapping_of
 from tournaments.models import (
     Club,
     Game,
@@ -25,7 +26,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.selectors import season_standings, tournament_standings
+from tournaments.standings.selectors import season_standings, tournament_standings
 
 ROWS = 2000
 ISPA_KINDS = {"diamonds", "hearts", "spades", "clubs", "grand", "null", "passed"}
@@ -42,7 +43,7 @@ NA_KINDS = {
 
 
 def unsaved_table(*, rules: str, size: int) -> Table:
-    """A table in memory: `services.game_build` needs no database."""
+    """A table in memory: `games.game_build` needs no database."""
     tournament = Tournament(rules=rules, kontra_allowed=rules == "ispa")
     return Table(series=Series(tournament=tournament, number=1), number=1, size=size)
 
@@ -70,7 +71,7 @@ def generated_rows(*, rules: str, size: int, seed: int = 7):
 def test_every_generated_row_is_accepted_by_the_services(rules, size):
     table = unsaved_table(rules=rules, size=size)
     for number, row in generated_rows(rules=rules, size=size):
-        game = services.game_build(table=table, number=number, data=row)  # raises if invalid
+        game = game_build(table=table, number=number, data=row)  # raises if invalid
         assert game.number == number
 
 
@@ -100,7 +101,7 @@ def test_ispa_rows_have_every_kind_of_game_in_club_evening_shares():
 def test_ispa_rows_are_mostly_won_with_some_schneider_and_overbids():
     table = unsaved_table(rules="ispa", size=3)
     games = [
-        services.game_build(table=table, number=n, data=row)
+        game_build(table=table, number=n, data=row)
         for n, row in generated_rows(rules="ispa", size=3, seed=3)
     ]
     declared = [g for g in games if g.game != GameType.PASSED]
@@ -168,7 +169,7 @@ def test_generated_tournament_is_reproducible_from_its_seed():
         games = Game.objects.filter(table__series__tournament=tournament).order_by(
             "table__number", "number"
         )
-        return [services.game_mapping_of(g) for g in games]
+        return [game_mapping_of(g) for g in games]
 
     assert sheet(4, "One") == sheet(4, "Two")
 
@@ -298,13 +299,13 @@ def test_demo_data_command_resets_and_recreates_the_demo():
     call_command("demo_data", stdout=out)
     first = model_counts()
     first_games = sorted(
-        services.game_mapping_of(g).items().__repr__()
+        game_mapping_of(g).items().__repr__()
         for g in Game.objects.filter(table__series__tournament__slug__startswith="herbst")
     )
     call_command("demo_data", "--reset", stdout=out)
     assert model_counts() == first
     again = sorted(
-        services.game_mapping_of(g).items().__repr__()
+        game_mapping_of(g).items().__repr__()
         for g in Game.objects.filter(table__series__tournament__slug__startswith="herbst")
     )
     assert again == first_games  # the same seed gives the same demo

@@ -17,11 +17,15 @@ from reportlab.pdfgen.canvas import Canvas
 
 from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
-from tournaments import selectors, services
+from tournaments.draw.services import series_draw
+from tournaments.entry.services import game_record_at_table, sheet_copy_record
 from tournaments.exporters.results import ResultsPdf
 from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf, draw_qr
 from tournaments.exporters.workbook import LeanRows, TournamentWorkbook, text_cell
 from tournaments.models import Game, Series, Tournament
+from tournaments.sheets.selectors import table_sheet
+from tournaments.sheets.services import penalty_record
+from tournaments.standings.selectors import series_standings, team_standings, tournament_standings
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
 
@@ -67,7 +71,7 @@ def named_series(tournament, club):
         for index, name in enumerate(names):
             player = PlayerFactory(club=club, name=name, team=TEAMS[index % 2])
             RegistrationFactory(tournament=target, player=player)
-        return services.series_draw(tournament=target, seed=1)
+        return series_draw(tournament=target, seed=1)
 
     return make
 
@@ -125,7 +129,7 @@ def test_workbook_standings_are_the_selectors_totals(tournament, worked_table):
             r.list_points,
             None,
         )
-        for r in selectors.tournament_standings(tournament)
+        for r in tournament_standings(tournament)
     ]
     assert data_rows(ws) == expected
     assert [row[-2] for row in data_rows(ws)] == [1332, 1320, 1308, 108]
@@ -138,10 +142,10 @@ def test_workbook_series_and_team_sheets(tournament, worked_table):
     book = open_workbook(tournament)
     series = [(row[1], row[-2]) for row in data_rows(book["Series 1"])]
     assert series == [
-        (r.player_name, r.list_points) for r in selectors.series_standings(worked_table.series)
+        (r.player_name, r.list_points) for r in series_standings(worked_table.series)
     ]
     teams = {row[1]: row[-1] for row in data_rows(book["Teams"])}
-    assert teams == {t.team: t.list_points for t in selectors.team_standings(tournament)}
+    assert teams == {t.team: t.list_points for t in team_standings(tournament)}
     assert book["Teams"].freeze_panes == "A2"
 
 
@@ -165,7 +169,7 @@ def test_workbook_has_one_row_per_game_with_its_stored_values(tournament, worked
     assert ws.auto_filter.ref == f"A1:AC{len(games) + 1}"
     assert {row[col["Status"]] for row in rows} == {None}
     # Per declarer the scores add up to the game points of the summary block.
-    sheet = selectors.table_sheet(worked_table)
+    sheet = table_sheet(worked_table)
     for line in sheet.summary:
         assert line.game_points == sum(
             r[col["Score"]] for r in rows if r[col["Declarer"]] == line.seat
@@ -252,11 +256,9 @@ def double_entry_table(tournament, named_series):
     grand = {"declarer": 2, "game": "grand", "matadors": 2, "won": True, "bid": 20}
     clubs = {"declarer": 3, "game": "clubs", "matadors": 1, "card_points": 70, "bid": 18}
     for number, first, second in ((1, grand, grand), (2, clubs, {**clubs, "card_points": 50})):
-        services.game_record_at_table(
-            table=table, data=first, client_id=uuid.uuid4(), number=number
-        )
-        services.sheet_copy_record(table=table, data=second, client_id=uuid.uuid4(), number=number)
-    services.penalty_record(table=table, seat=1, points=-10, reason="looked at the skat")
+        game_record_at_table(table=table, data=first, client_id=uuid.uuid4(), number=number)
+        sheet_copy_record(table=table, data=second, client_id=uuid.uuid4(), number=number)
+    penalty_record(table=table, seat=1, points=-10, reason="looked at the skat")
     return table
 
 
@@ -265,7 +267,7 @@ def test_workbook_marks_provisional_rows_and_leaves_disputed_games_out_of_the_su
 ):
     book = open_workbook(tournament)
     assert book.sheetnames == ["Standings", "Series 1", "Teams", "Games", "Penalties"]
-    standings = selectors.tournament_standings(tournament)
+    standings = tournament_standings(tournament)
     ws = book["Standings"]
     header = next(ws.iter_rows(max_row=1, values_only=True))
     col = {title: index for index, title in enumerate(header)}
@@ -380,7 +382,7 @@ def test_filled_sheet_shows_the_summary_of_the_selector(worked_table):
         if line.split() and all(FIGURE.fullmatch(token) for token in line.split())
     ]
     summary = only_figures[-5:]
-    seats = sorted(selectors.table_sheet(worked_table).summary, key=lambda line: line.seat)
+    seats = sorted(table_sheet(worked_table).summary, key=lambda line: line.seat)
     # By position: game points; won, won × 50; lost, lost × −50; others' lost, × 30; total.
     assert summary == [
         [line.game_points for line in seats],
@@ -419,7 +421,7 @@ def test_filled_sheet_marks_provisional_and_disputed_rows(double_entry_table):
     assert first.split()[0] == "*" and figures(first.split()[-3:]) == [72, 72, 72]
     assert second.split()[0] == "≠" and second.split()[-1] == "(24)"
     assert "Games marked * were entered at the table" in text.replace("\n", " ")
-    summary = {line.seat: line for line in selectors.table_sheet(double_entry_table).summary}
+    summary = {line.seat: line for line in table_sheet(double_entry_table).summary}
     assert summary[3].game_points == 0
 
 
@@ -427,7 +429,7 @@ def test_filled_sheet_of_a_north_american_table(na_tournament, named_series):
     table = named_series(NAMES[:3], target=na_tournament).tables.get()
     enter(table, [{"declarer": 2, "game": "solo", "trump": "hearts", "matadors": 3, "won": True}])
     (text,) = pdf_pages(ScoreSheetsPdf.filled(table).render())
-    line = {s.seat: s for s in selectors.table_sheet(table).summary}[2]
+    line = {s.seat: s for s in table_sheet(table).summary}[2]
     assert line.list_points in numbers_in(text) and "Total" in text and "×" not in text
 
 
@@ -440,7 +442,7 @@ def test_results_list_has_every_player_in_order_and_page_numbers(tournament, clu
     names = [f"{n} Spieler {i:02d}" for i, n in enumerate(NAMES * 8)]
     for name in names:
         RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
-    series = services.series_draw(tournament=tournament, seed=3)
+    series = series_draw(tournament=tournament, seed=3)
     table = series.tables.order_by("number").first()
     enter(table, sheet_rows(WORKED_EXAMPLE, table.size)[:10])
     pages = pdf_pages(ResultsPdf(tournament).render())
@@ -448,7 +450,7 @@ def test_results_list_has_every_player_in_order_and_page_numbers(tournament, clu
     assert "Page 1 of 2" in pages[0] and "Page 2 of 2" in pages[1]
     assert all("Player" in page and "Points" in page for page in pages)  # repeated header
     text = "\n".join(pages)
-    standings = selectors.tournament_standings(tournament)
+    standings = tournament_standings(tournament)
     positions = [text.index(row.player_name) for row in standings]
     assert positions == sorted(positions) and len(standings) == len(names)
     lines = "\n".join(pdf_pages(ResultsPdf(tournament).render(), layout=True)).splitlines()
@@ -472,7 +474,7 @@ def test_results_list_of_a_category(worked_table, tournament):
 def test_results_list_marks_provisional_rows(tournament, double_entry_table):
     text = "\n".join(pdf_pages(ResultsPdf(tournament).render(), layout=True))
     lines = text.splitlines()
-    for row in selectors.tournament_standings(tournament):
+    for row in tournament_standings(tournament):
         (line,) = [x for x in lines if row.player_name in x]
         assert line.split()[-1] == f"{row.list_points}*"
     assert "* provisional: includes games entered at the table, not yet confirmed" in text
@@ -485,7 +487,7 @@ def test_results_heading_counts_closed_series(tournament, worked_table):
     assert "Results (series 1 in play)" in heading()
     Series.objects.filter(pk=worked_table.series_id).update(status=Series.Status.CLOSED)
     assert "Results after 1 series" in heading()
-    services.series_draw(tournament=tournament, seed=2)
+    series_draw(tournament=tournament, seed=2)
     assert "Results after 1 series (series 2 in play)" in heading()
 
 
@@ -494,7 +496,7 @@ def test_assignment_list_fits_long_team_names(tournament, club):
     for name in NAMES[:4]:
         player = PlayerFactory(club=club, name=name, team=team)
         RegistrationFactory(tournament=tournament, player=player)
-    series = services.series_draw(tournament=tournament, seed=1)
+    series = series_draw(tournament=tournament, seed=1)
     text = pdf_pages(AssignmentsPdf(series).render())[0]
     assert text.count(team) == 4
 

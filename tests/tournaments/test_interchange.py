@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 from django.utils import translation
 
 from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
-from tournaments import services
+from tournaments.draw.services import series_draw
 from tournaments.interchange import (
     FORMAT,
     InterchangeError,
@@ -33,6 +33,8 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.registry.services import player_update, registration_set_lots, tournament_update
+from tournaments.sheets.services import game_record, penalty_record
 
 pytestmark = pytest.mark.django_db
 
@@ -448,7 +450,7 @@ def test_a_flood_of_errors_is_cut_short():
 
 def record(table, *games):
     for data in games:
-        services.game_record(table=table, data=data)
+        game_record(table=table, data=data)
 
 
 def round_trip(tournament):
@@ -482,7 +484,7 @@ def test_export_gives_the_contract_example_back():
 
 
 def test_ispa_round_trip_gives_the_same_document(tournament, seated_series):
-    tournament = services.tournament_update(tournament=tournament, kontra_allowed=True)
+    tournament = tournament_update(tournament=tournament, kontra_allowed=True)
     series = seated_series(7)  # one 4-table and one 3-table (rules §4)
     four, three = sorted(series.tables.all(), key=lambda t: -t.size)
     record(
@@ -508,8 +510,8 @@ def test_ispa_round_trip_gives_the_same_document(tournament, seated_series):
         {"declarer": 1, "game": "diamonds", "matadors": 2, "without": True, "card_points": 50},
         {"declarer": 3, "game": "spades", "matadors": 1, "won": True, "schneider": True},
     )
-    services.penalty_record(table=four, seat=3, points=-10, reason="misdeal")
-    services.penalty_record(table=three, seat=1, points=-25, reason="looked at the skat")
+    penalty_record(table=four, seat=3, points=-10, reason="misdeal")
+    penalty_record(table=three, seat=1, points=-25, reason="looked at the skat")
     # A player seated but no longer registered is exported too.
     registration = Registration.objects.get(
         tournament=tournament, player=three.seats.get(number=2).player
@@ -547,9 +549,9 @@ def test_round_trip_keeps_players_without_club_or_team_and_several_series(seated
     table_one = series.tables.get()
     record(table_one, {"declarer": 2, "game": "grand", "matadors": 1, "won": True})
     player = table_one.seats.get(number=1).player
-    services.player_update(player=player, team="Altenburg I")
+    player_update(player=player, team="Altenburg I")
     Player.objects.filter(pk=table_one.seats.get(number=4).player_id).update(club=None)
-    second_series = services.series_draw(tournament=series.tournament, seed=7)
+    second_series = series_draw(tournament=series.tournament, seed=7)
     record(second_series.tables.get(), {"game": "passed"})
 
     first, second = round_trip(series.tournament)
@@ -570,7 +572,7 @@ def test_na_round_trip_with_ramsch(na_tournament, seated_series):
         {"declarer": 1, "game": "null_ouvert", "won": False},
         {"declarer": 2, "game": "ramsch", "ramsch": "all_tricks"},
     )
-    services.penalty_record(table=table_, seat=4, points=-10, reason="misdeal")
+    penalty_record(table=table_, seat=4, points=-10, reason="misdeal")
 
     first, second = round_trip(na_tournament)
 
@@ -594,7 +596,7 @@ def test_export_orders_players_by_name_and_leaves_out_empty_penalties(club):
         ("p2", "Maria"),
         ("p3", "Zoe"),
     ]
-    services.series_draw(tournament=tournament, seed=3)
+    series_draw(tournament=tournament, seed=3)
     assert "penalties" not in export_document(tournament)["series"][0]["tables"][0]
 
 
@@ -670,7 +672,7 @@ def test_ties_in_points_are_broken_by_lot_then_name():
     assert names == ["Carla Weiß", "Jörg Łukasz", "Anna Schmidt", "Dieter Groß"]
 
     ids = dict(tournament.registrations.values_list("player__name", "player_id"))
-    services.registration_set_lots(
+    registration_set_lots(
         tournament=tournament, lots={ids["Jörg Łukasz"]: 1, ids["Carla Weiß"]: 2}
     )
     names = [r["player"] for r in standings_json(tournament)]

@@ -16,13 +16,23 @@ from openpyxl import load_workbook
 
 from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
 from tests.tournaments.helpers import DIAMONDS_LOST, GRAND_1, WORKED_EXAMPLE, enter, sheet_rows
-from tournaments import selectors, services
+from tournaments.draw.services import series_draw
 from tournaments.errors import UserError
 from tournaments.exporters.prizes import PrizeListPdf
 from tournaments.exporters.workbook import TournamentWorkbook
+from tournaments.formats import format_money
 from tournaments.models import Category, Payment, Prize, Tournament
-from tournaments.money_forms import PrizePlanError, parse_prize_plan, prize_plan_text
-from tournaments.templatetags.money import format_money
+from tournaments.money.forms import PrizePlanError, parse_prize_plan, prize_plan_text
+from tournaments.money.selectors import cents, lost_game_fees, shares_of_pot, tournament_money
+from tournaments.money.services import (
+    _prize_note,
+    payment_delete,
+    payment_record,
+    payment_settle,
+    prize_plan_replace,
+    tournament_money_update,
+)
+from tournaments.sheets.services import game_record
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
 
@@ -47,7 +57,7 @@ def set_fees(tournament, **overrides):
         "lost_game_fee_high": D("1.00"),
         **overrides,
     }
-    services.tournament_money_update(tournament=tournament, **fees)
+    tournament_money_update(tournament=tournament, **fees)
     tournament.refresh_from_db()
     return tournament
 
@@ -62,7 +72,7 @@ def worked(tournament, seated_series):
         seat.player.save()
     enter(table, sheet_rows(WORKED_EXAMPLE, 4))
     set_fees(tournament)
-    services.prize_plan_replace(tournament=tournament, prizes=PLAN)
+    prize_plan_replace(tournament=tournament, prizes=PLAN)
     tournament.refresh_from_db()
     return tournament
 
@@ -75,7 +85,7 @@ def english():
 
 
 def rows_by_name(tournament):
-    return {row.player_name: row for row in selectors.tournament_money(tournament).rows}
+    return {row.player_name: row for row in tournament_money(tournament).rows}
 
 
 def registration(tournament, name):
@@ -104,7 +114,7 @@ def test_fees_due_of_the_worked_example(worked):
 
 
 def test_pot_prizes_and_remainder_of_the_worked_example(worked):
-    money = selectors.tournament_money(worked)
+    money = tournament_money(worked)
     assert money.pot == D("45.00")  # 4 × 10.00 entry + 5.00 lost-game fees; table fees not
     lines = [(p.ranking_label, p.rank, p.player_name, p.amount, p.share) for p in money.prizes]
     assert lines == [
@@ -126,7 +136,7 @@ def test_pot_prizes_and_remainder_of_the_worked_example(worked):
 
 def test_cash_summary_balances_to_the_cent_after_payments(worked, secretary):
     def pay(name, kind, amount):
-        services.payment_record(
+        payment_record(
             registration=registration(worked, name), kind=kind, amount=D(amount), user=secretary
         )
 
@@ -135,7 +145,7 @@ def test_cash_summary_balances_to_the_cent_after_payments(worked, secretary):
     pay("Berta", "fees", "20.00")
     pay("Berta", "refund", "5.00")
     pay("Dora", "fees", "10.00")
-    money = selectors.tournament_money(worked)
+    money = tournament_money(worked)
     rows = {r.player_name: r for r in money.rows}
     assert {n: (r.paid, r.prizes_paid, r.balance) for n, r in rows.items()} == {
         "Anna": (D("11.00"), D("22.50"), D("0.00")),
@@ -172,17 +182,17 @@ def test_cash_summary_balances_to_the_cent_after_payments(worked, secretary):
 
 def test_settling_every_player_leaves_what_the_club_keeps(worked, secretary):
     for reg in worked.registrations.all():
-        services.payment_settle(registration=reg, user=secretary)
-    money = selectors.tournament_money(worked)
+        payment_settle(registration=reg, user=secretary)
+    money = tournament_money(worked)
     assert all(row.balance == 0 for row in money.rows)
     assert money.summary.outstanding == money.summary.prizes_to_pay == 0
     assert money.summary.cash == D("19.50")
     with pytest.raises(UserError, match="owes nothing"):
-        services.payment_settle(registration=registration(worked, "Anna"))
+        payment_settle(registration=registration(worked, "Anna"))
 
 
 def test_a_player_can_win_several_prizes(worked):
-    services.prize_plan_replace(
+    prize_plan_replace(
         tournament=worked,
         prizes=[
             *PLAN,
@@ -200,7 +210,7 @@ def test_a_player_can_win_several_prizes(worked):
 
 
 def test_ranks_beyond_the_players_and_unplayed_series_have_no_winner(worked):
-    services.prize_plan_replace(
+    prize_plan_replace(
         tournament=worked,
         prizes=[
             {"scope": "overall", "rank": 5, "amount": D("1")},
@@ -208,7 +218,7 @@ def test_ranks_beyond_the_players_and_unplayed_series_have_no_winner(worked):
             {"scope": "category", "category": "youth", "rank": 1, "amount": D("2")},
         ],
     )
-    money = selectors.tournament_money(worked)
+    money = tournament_money(worked)
     assert [p.awarded for p in money.prizes] == [False, False, False]
     assert money.unawarded == D("7.00")
     assert money.summary.prizes_won == 0
@@ -216,8 +226,8 @@ def test_ranks_beyond_the_players_and_unplayed_series_have_no_winner(worked):
 
 def test_no_winners_before_the_first_game(tournament, seated_series):
     seated_series(4)
-    services.prize_plan_replace(tournament=tournament, prizes=PLAN)
-    money = selectors.tournament_money(tournament)
+    prize_plan_replace(tournament=tournament, prizes=PLAN)
+    money = tournament_money(tournament)
     assert not any(p.awarded for p in money.prizes)
     assert money.pot == 0 and money.prizes[0].amount == D("0.00")
 
@@ -226,7 +236,7 @@ def test_share_prizes_are_shared_out_by_largest_remainder(tournament, roster):
     for player in roster(3):
         RegistrationFactory(tournament=tournament, player=player)
     set_fees(tournament, entry_fee=D("3.35"))  # pot 10.05
-    services.prize_plan_replace(
+    prize_plan_replace(
         tournament=tournament,
         prizes=[
             {"scope": "overall", "rank": 1, "share": D("50")},  # 5.025 → 5.02
@@ -234,7 +244,7 @@ def test_share_prizes_are_shared_out_by_largest_remainder(tournament, roster):
             {"scope": "overall", "rank": 2, "share": D("33.33")},
         ],
     )
-    money = selectors.tournament_money(tournament)
+    money = tournament_money(tournament)
     assert money.pot == D("10.05")
     assert [p.amount for p in money.prizes] == [D("5.02"), D("3.35")]
     assert money.remainder == D("1.68")
@@ -253,7 +263,7 @@ def test_share_prizes_never_add_up_to_more_than_the_pot(tournament, seated_serie
         lost_game_fee_high=None,
     )
     enter(table, [{"declarer": 2, **DIAMONDS_LOST}])
-    services.prize_plan_replace(
+    prize_plan_replace(
         tournament=tournament,
         prizes=[
             {"scope": "overall", "rank": 1, "share": D("50")},
@@ -261,7 +271,7 @@ def test_share_prizes_never_add_up_to_more_than_the_pot(tournament, seated_serie
             {"scope": "overall", "rank": 3, "share": D("20")},
         ],
     )
-    money = selectors.tournament_money(tournament)
+    money = tournament_money(tournament)
     assert money.pot == D("22.55")
     # 11.275 and 6.765 tie on the remainder: the higher-placed prize takes the cent.
     assert [p.amount for p in money.prizes] == [D("11.28"), D("6.76"), D("4.51")]
@@ -279,20 +289,20 @@ def test_share_prizes_never_add_up_to_more_than_the_pot(tournament, seated_serie
     ],
 )
 def test_a_plan_of_100_percent_pays_exactly_the_pot(shares, pot, expected):
-    amounts = selectors.shares_of_pot([D(s) for s in shares], D(pot))
+    amounts = shares_of_pot([D(s) for s in shares], D(pot))
     assert amounts == [D(e) for e in expected]
     assert sum(amounts) == D(pot)
 
 
 def test_a_full_share_plan_leaves_no_remainder(worked):
-    services.prize_plan_replace(
+    prize_plan_replace(
         tournament=worked,
         prizes=[
             {"scope": "overall", "rank": r, "share": D(s)}
             for r, s in ((1, "33.33"), (2, "33.33"), (3, "33.34"))
         ],
     )
-    money = selectors.tournament_money(worked)
+    money = tournament_money(worked)
     assert sum(p.amount for p in money.prizes) == money.pot
     assert money.remainder == D("0.00")
 
@@ -303,14 +313,14 @@ def test_a_registered_player_who_never_played_wins_no_prize(tournament, seated_s
     enter(table, sheet_rows({2: [DIAMONDS_LOST], 3: [GRAND_1]}, 4))
     no_show = PlayerFactory(club=tournament.club, name="Nobody", category=loser.category)
     RegistrationFactory(tournament=tournament, player=no_show)
-    services.prize_plan_replace(
+    prize_plan_replace(
         tournament=tournament,
         prizes=[
             {"scope": "overall", "rank": 4, "amount": D("2")},
             {"scope": "overall", "rank": 5, "amount": D("1")},
         ],
     )
-    money = selectors.tournament_money(tournament)
+    money = tournament_money(tournament)
     # The loser has negative points, the no-show 0: still the loser is 4th of those who
     # played, and there is no 5th.
     assert [(p.rank, p.player_id) for p in money.prizes] == [(4, loser.pk), (5, None)]
@@ -319,24 +329,24 @@ def test_a_registered_player_who_never_played_wins_no_prize(tournament, seated_s
 
 def test_a_prize_payment_note_is_cut_after_a_whole_title(worked):
     # The note names the prizes settled at once, as far as its 120 characters go.
-    anna = next(r for r in selectors.tournament_money(worked).rows if r.player_name == "Anna")
-    assert services._prize_note(anna.prizes) == "1. Overall"
-    note = services._prize_note(anna.prizes * 20)
+    anna = next(r for r in tournament_money(worked).rows if r.player_name == "Anna")
+    assert _prize_note(anna.prizes) == "1. Overall"
+    note = _prize_note(anna.prizes * 20)
     assert len(note) <= 120 and note.endswith("1. Overall…")
     registration = worked.registrations.get(player_id=anna.player_id)
-    [_fees, prize] = services.payment_settle(registration=registration)
+    [_fees, prize] = payment_settle(registration=registration)
     assert prize.note == "1. Overall"
 
 
 def test_plan_beyond_the_pot_gives_a_negative_remainder(worked):
-    services.prize_plan_replace(
+    prize_plan_replace(
         tournament=worked,
         prizes=[
             {"scope": "overall", "rank": 1, "share": D("100")},
             {"scope": "overall", "rank": 2, "amount": D("10")},
         ],
     )
-    assert selectors.tournament_money(worked).remainder == D("-10.00")
+    assert tournament_money(worked).remainder == D("-10.00")
 
 
 # --------------------------------------------------------------------------------------
@@ -365,20 +375,20 @@ def test_tiered_lost_game_fee(fee, start, high, lost, expected):
         lost_game_fee_from=start,
         lost_game_fee_high=None if high is None else D(high),
     )
-    assert selectors.lost_game_fees(tournament, lost) == D(expected)
+    assert lost_game_fees(tournament, lost) == D(expected)
 
 
 def test_tiers_count_per_series(tournament, seated_series):
     series_1 = seated_series(4)
     set_fees(tournament)
     player = series_1.tables.get().seats.get(number=2).player
-    series_2 = services.series_draw(tournament=tournament, seed=7)
+    series_2 = series_draw(tournament=tournament, seed=7)
     for series in (series_1, series_2):
         table = series.tables.get()
         seat = table.seats.get(player=player).number
         others = [s for s in (1, 2, 3, 4) if s != seat]
         enter(table, sheet_rows({seat: [DIAMONDS_LOST] * 3, others[0]: [GRAND_1] * 3}, 4))
-    row = next(r for r in selectors.tournament_money(tournament).rows if r.player_id == player.pk)
+    row = next(r for r in tournament_money(tournament).rows if r.player_id == player.pk)
     assert row.lost_by_series == {1: 3, 2: 3}
     assert row.lost_game_fees == D("3.00")  # 2 × 3 × 0.50, not 3 × 0.50 + 3 × 1.00
     assert row.table_fees == D("2.00")  # two series played
@@ -388,11 +398,11 @@ def test_overbid_and_provisional_games_count_as_lost(tournament, seated_series):
     table = seated_series(4).tables.get()
     set_fees(tournament, lost_game_fee_from=None, lost_game_fee_high=None)
     overbid = {"declarer": 2, "game": "clubs", "matadors": 1, "won": True, "bid": 30}
-    game = services.game_record(table=table, data=overbid)
+    game = game_record(table=table, data=overbid)
     assert game.overbid and game.is_lost
-    lost = services.game_record(table=table, data={"declarer": 3, **DIAMONDS_LOST})
+    lost = game_record(table=table, data={"declarer": 3, **DIAMONDS_LOST})
     type(lost).objects.filter(pk=lost.pk).update(provisional=True)
-    rows = {r.player_id: r for r in selectors.tournament_money(tournament).rows}
+    rows = {r.player_id: r for r in tournament_money(tournament).rows}
     by_seat = {s.number: rows[s.player_id] for s in table.seats.all()}
     assert by_seat[2].lost_game_fees == D("0.50")
     assert by_seat[3].lost_game_fees == D("0.50")
@@ -403,20 +413,20 @@ def test_money_takes_a_bounded_number_of_queries(
 ):
     for p in roster(40):
         RegistrationFactory(tournament=tournament, player=p)
-    series = services.series_draw(tournament=tournament, seed=2)
+    series = series_draw(tournament=tournament, seed=2)
     for table in series.tables.all():
-        services.game_record(table=table, data={"declarer": 2, **DIAMONDS_LOST})
+        game_record(table=table, data={"declarer": 2, **DIAMONDS_LOST})
     set_fees(tournament)
-    services.prize_plan_replace(
+    prize_plan_replace(
         tournament=tournament,
         prizes=[*PLAN, {"scope": "series", "series_number": 1, "rank": 1, "amount": D("3")}],
     )
     for reg in tournament.registrations.all()[:10]:
-        services.payment_record(registration=reg, kind="fees", amount=D("11"))
+        payment_record(registration=reg, kind="fees", amount=D("11"))
     # Registrations, payments, prizes, games per series, and the standings of the three
     # rankings the plan names (overall, ladies, series 1): 20 queries, whatever the players.
     with django_assert_max_num_queries(20):
-        money = selectors.tournament_money(tournament)
+        money = tournament_money(tournament)
     assert len(money.rows) == 40
     assert money.summary.paid_in == D("110.00")
 
@@ -443,15 +453,15 @@ def test_invalid_fee_settings_are_refused(tournament, fields, message):
     set_fees(tournament)
     before = Tournament.objects.values().get(pk=tournament.pk)
     with pytest.raises(UserError, match=message):
-        services.tournament_money_update(tournament=tournament, **fields)
+        tournament_money_update(tournament=tournament, **fields)
     assert Tournament.objects.values().get(pk=tournament.pk) == before
 
 
 def test_fees_are_never_floats(tournament):
     with pytest.raises(TypeError):
-        services.tournament_money_update(tournament=tournament, entry_fee=0.5)
+        tournament_money_update(tournament=tournament, entry_fee=0.5)
     with pytest.raises(TypeError):
-        selectors.cents(0.1)
+        cents(0.1)
 
 
 @pytest.mark.parametrize(
@@ -485,7 +495,7 @@ def test_fees_are_never_floats(tournament):
 )
 def test_invalid_prize_plans_are_refused_and_the_old_plan_stays(worked, plan, message):
     with pytest.raises(UserError, match=message):
-        services.prize_plan_replace(tournament=worked, prizes=plan)
+        prize_plan_replace(tournament=worked, prizes=plan)
     assert Prize.objects.filter(tournament=worked).count() == 3
 
 
@@ -495,17 +505,15 @@ def test_invalid_prize_plans_are_refused_and_the_old_plan_stays(worked, plan, me
 )
 def test_invalid_payments_are_refused(worked, kind, amount, message):
     with pytest.raises(UserError, match=message):
-        services.payment_record(
-            registration=registration(worked, "Anna"), kind=kind, amount=amount
-        )
+        payment_record(registration=registration(worked, "Anna"), kind=kind, amount=amount)
     assert not Payment.objects.exists()
 
 
 def test_deleting_a_payment_restores_the_balance(worked):
     reg = registration(worked, "Dora")
-    payment = services.payment_record(registration=reg, kind="fees", amount=D("14.50"))
+    payment = payment_record(registration=reg, kind="fees", amount=D("14.50"))
     assert rows_by_name(worked)["Dora"].balance == 0
-    services.payment_delete(payment=payment)
+    payment_delete(payment=payment)
     assert rows_by_name(worked)["Dora"].balance == D("14.50")
 
 
@@ -551,7 +559,7 @@ def test_prize_plan_text_names_every_bad_line():
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_prize_plan_text_round_trips(worked, language):
-    services.prize_plan_replace(
+    prize_plan_replace(
         tournament=worked,
         prizes=[*PLAN, {"scope": "series", "series_number": 1, "rank": 1, "share": D("12.5")}],
     )
@@ -567,7 +575,7 @@ def test_prize_plan_text_round_trips(worked, language):
             "series 1 #1: 12.5%",
             "ladies #1: 2.00",
         ]
-    services.prize_plan_replace(tournament=worked, prizes=prizes)
+    prize_plan_replace(tournament=worked, prizes=prizes)
     assert prize_plan_text(worked.prizes.all()) == prize_plan_text(worked.prizes.all())
     assert worked.prizes.count() == 4
 
@@ -755,9 +763,9 @@ def money_sheet(tournament, *, money=True):
 
 
 def test_workbook_money_sheet_matches_the_selector(worked):
-    services.payment_record(registration=registration(worked, "Dora"), kind="fees", amount=D("10"))
+    payment_record(registration=registration(worked, "Dora"), kind="fees", amount=D("10"))
     _workbook, ws = money_sheet(worked)
-    money = selectors.tournament_money(worked)
+    money = tournament_money(worked)
     rows = list(ws.iter_rows(min_row=2, max_row=len(money.rows) + 2, values_only=True))
 
     def cents(value):

@@ -8,9 +8,9 @@ from django.urls import reverse
 from openpyxl import Workbook
 
 from tests.factories import PlayerFactory
-from tournaments import services
 from tournaments.models import Club, Player, Registration
-from tournaments.player_import import ImportFileError, read_player_list
+from tournaments.registry.player_import import ImportFileError, read_player_list
+from tournaments.registry.services import players_import, registration_add
 
 CSV = (
     "Name;Verein;Mannschaft;Kategorie;Mitgliedsnummer\n"
@@ -67,9 +67,7 @@ def test_unusable_files_are_refused_with_a_reason(name, data, message):
 def test_import_reuses_known_players_and_creates_guest_clubs(tournament, club):
     known = PlayerFactory(club=club, name="Anna Schmidt")
     report = read_player_list("liste.csv", CSV.encode("utf-8"))
-    result = services.players_import(
-        tournament=tournament, rows=[r.as_dict() for r in report.rows]
-    )
+    result = players_import(tournament=tournament, rows=[r.as_dict() for r in report.rows])
     assert (result.created, result.reused, result.registered) == (1, 1, 2)
     assert Registration.objects.filter(tournament=tournament, player=known).exists()
     assert Player.objects.get(name="Jörg Łukasz").club.name == "Skatclub Leipzig"
@@ -198,8 +196,8 @@ def test_confirming_a_list_with_one_player_twice_registers_once(
 
 def test_registration_add_skips_repeats(tournament, club, db):
     anna = PlayerFactory(club=club)
-    assert services.registration_add(tournament=tournament, players=[anna, anna]) == 1
-    assert services.registration_add(tournament=tournament, players=[anna]) == 0
+    assert registration_add(tournament=tournament, players=[anna, anna]) == 1
+    assert registration_add(tournament=tournament, players=[anna]) == 0
 
 
 @pytest.mark.django_db

@@ -13,9 +13,18 @@ from tests.tournaments.helpers import (
     enter,
     sheet_rows,
 )
-from tournaments import selectors, services
+from tournaments.draw.services import series_draw
+from tournaments.formats import format_match_points, format_points
 from tournaments.models import Player, Registration, Season, Tournament
-from tournaments.templatetags.standings import format_match_points, format_points
+from tournaments.sheets.selectors import table_seat_totals, table_sheet
+from tournaments.sheets.services import game_record
+from tournaments.standings.selectors import (
+    match_day_points,
+    player_statistics,
+    season_standings,
+    team_standings,
+    tournament_standings,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +38,7 @@ def worked_table(seated_series):
 
 
 def test_worked_example_of_rules_2(worked_table):
-    totals = {t.seat: t for t in selectors.table_seat_totals(worked_table)}
+    totals = {t.seat: t for t in table_seat_totals(worked_table)}
     figures = {s: (t.game_points, t.won, t.lost, t.list_points) for s, t in totals.items()}
     assert figures == {
         1: (492, 12, 0, 1332),
@@ -41,7 +50,7 @@ def test_worked_example_of_rules_2(worked_table):
 
 def test_standings_rank_by_list_points(worked_table):
     seat_of = {s.player_id: s.number for s in worked_table.seats.all()}
-    standings = selectors.tournament_standings(worked_table.series.tournament)
+    standings = tournament_standings(worked_table.series.tournament)
     assert [seat_of[r.player_id] for r in standings] == [1, 3, 2, 4]
     assert [r.rank for r in standings] == [1, 2, 3, 4]
     assert standings[0].others_lost == 8 and standings[0].series[1].list_points == 1332
@@ -64,7 +73,7 @@ def test_ties_break_by_won_then_lost_then_lot_then_name(tournament, club):
     players = [PlayerFactory(club=club) for _ in range(8)]
     for p in players:
         RegistrationFactory(tournament=tournament, player=p)
-    series = services.series_draw(tournament=tournament, seed=1)
+    series = series_draw(tournament=tournament, seed=1)
     playing = series.tables.get(number=1)
     enter(playing, sheet_rows(TIED_PAIRS, 4))
     # Names run against every tie-break, so dropping any key from the order breaks this.
@@ -81,7 +90,7 @@ def test_ties_break_by_won_then_lost_then_lot_then_name(tournament, club):
     for player_id, name in zip(by_registration, ("Dora", "Carl", "Bert", "Anna"), strict=True):
         Player.objects.filter(pk=player_id).update(name=name)
     Registration.objects.filter(player__name="Dora").update(lot=1)
-    rows = selectors.tournament_standings(tournament)
+    rows = tournament_standings(tournament)
     assert [(r.player_name, r.list_points, r.won, r.lost) for r in rows[:4]] == [
         ("Zita", 226, 2, 0),
         ("Yann", 226, 2, 1),  # same points and won: fewer lost first
@@ -102,7 +111,7 @@ def test_sheet_running_totals_and_summary(seated_series):
             {"declarer": 1, "game": "hearts", "matadors": 1, "won": False},  # −40
         ],
     )
-    sheet = selectors.table_sheet(table)
+    sheet = table_sheet(table)
     assert len(sheet.rows) == 36 and sheet.rows[0].running[1] == 48
     assert sheet.rows[2].running[1] == 8 and sheet.rows[3].game is None
     summary = {s.seat: s for s in sheet.summary}
@@ -115,7 +124,7 @@ def test_category_filter(worked_table):
     worked_table.seats.get(number=4).player.__class__.objects.filter(
         seats__table=worked_table, seats__number=4
     ).update(category="ladies")
-    rows = selectors.tournament_standings(worked_table.series.tournament, category="ladies")
+    rows = tournament_standings(worked_table.series.tournament, category="ladies")
     assert len(rows) == 1 and rows[0].list_points == 108
 
 
@@ -124,15 +133,15 @@ def test_team_standings_sum_or_best_n(worked_table):
     for n, team in ((1, "Eins"), (2, "Eins"), (3, "Zwei"), (4, "Zwei")):
         seats[n].team = team
         seats[n].save()
-    teams = selectors.team_standings(worked_table.series.tournament)
+    teams = team_standings(worked_table.series.tournament)
     assert [(t.team, t.list_points) for t in teams] == [("Eins", 2640), ("Zwei", 1428)]
-    best = selectors.team_standings(worked_table.series.tournament, best_n=1)
+    best = team_standings(worked_table.series.tournament, best_n=1)
     assert [(t.team, t.list_points) for t in best] == [("Eins", 1332), ("Zwei", 1320)]
 
 
 def test_match_day_points_of_four_teams():
     # rules §4: four teams rank 3:0, 2:1, 1:2, 0:3.
-    assert [selectors.match_day_points(r, 4) for r in (1, 2, 3, 4)] == [
+    assert [match_day_points(r, 4) for r in (1, 2, 3, 4)] == [
         (3, 0),
         (2, 1),
         (1, 2),
@@ -148,7 +157,7 @@ def test_season_adds_match_days(club, seated_series):
     for seat in table.seats.select_related("player"):
         seat.player.team = "A" if seat.number <= 2 else "B"
         seat.player.save()
-    days, players, teams = selectors.season_standings(season)
+    days, players, teams = season_standings(season)
     assert days == [day]
     assert [p.list_points for p in players] == [1332, 1320, 1308, 108]
     assert [(t.team, t.match_points_won, t.match_points_lost) for t in teams] == [
@@ -162,13 +171,11 @@ def test_standings_take_a_fixed_number_of_queries(
 ):
     for p in roster(40):
         RegistrationFactory(tournament=tournament, player=p)
-    series = services.series_draw(tournament=tournament, seed=2)
+    series = series_draw(tournament=tournament, seed=2)
     for table in series.tables.all():
-        services.game_record(
-            table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True}
-        )
+        game_record(table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True})
     with django_assert_max_num_queries(6):
-        assert len(selectors.tournament_standings(tournament)) == 40
+        assert len(tournament_standings(tournament)) == 40
 
 
 @pytest.mark.parametrize(
@@ -188,7 +195,7 @@ def test_standings_take_a_fixed_number_of_queries(
     ],
 )
 def test_match_day_points_share_tied_places(rank, teams, tied, points):
-    assert selectors.match_day_points(rank, teams, tied=tied) == points
+    assert match_day_points(rank, teams, tied=tied) == points
 
 
 @pytest.mark.parametrize(
@@ -217,7 +224,7 @@ def season(club):
 
 def test_season_of_four_teams_ranks_3_0_to_0_3(season, seated_series):
     day = _match_day(season, seated_series, WORKED_EXAMPLE, name="1. Spieltag")
-    standings = selectors.season_standings(season)
+    standings = season_standings(season)
     # Worked example: seat 1 1332, seat 3 1320, seat 2 1308, seat 4 108.
     assert [
         (t.team, t.match_points_won, t.match_points_lost, t.list_points) for t in standings.teams
@@ -233,7 +240,7 @@ def test_season_of_four_teams_ranks_3_0_to_0_3(season, seated_series):
 def test_season_teams_tied_on_a_match_day_share_its_points(season, seated_series):
     plain = _match_day(season, seated_series, WORKED_EXAMPLE, name="1. Spieltag")
     tied = _match_day(season, seated_series, TIED_PAIRS, name="2. Spieltag")
-    standings = selectors.season_standings(season)
+    standings = season_standings(season)
     # Seats 1 and 2 tie at 226 (won 2:2, lost 0:1 do not split them), 3 and 4 at 170.
     assert [
         (
@@ -260,10 +267,10 @@ def test_season_teams_tied_on_a_match_day_share_its_points(season, seated_series
 def test_season_counts_only_the_match_days_the_viewer_may_see(season, seated_series, secretary):
     shown = _match_day(season, seated_series, WORKED_EXAMPLE, name="1. Spieltag")
     hidden = _match_day(season, seated_series, WORKED_EXAMPLE, name="2. Spieltag", published=False)
-    public = selectors.season_standings(season)
+    public = season_standings(season)
     assert public.match_days == [shown] and list(public.day_teams) == [shown.pk]
     assert len(public.players) == 4 and public.teams[0].match_points_won == 3
-    club_view = selectors.season_standings(season, viewer=secretary)
+    club_view = season_standings(season, viewer=secretary)
     assert club_view.match_days == [shown, hidden]
     assert len(club_view.players) == 8 and club_view.teams[0].match_points_won == 6
 
@@ -276,8 +283,8 @@ def test_season_category_filters_players_not_teams(season, seated_series):
         seat.player.team = "A" if seat.number <= 2 else "B"
         seat.player.category = "ladies" if seat.number == 4 else ""
         seat.player.save()
-    everyone = selectors.season_standings(season)
-    ladies = selectors.season_standings(season, category="ladies")
+    everyone = season_standings(season)
+    ladies = season_standings(season, category="ladies")
     assert [(p.player_name, p.list_points) for p in ladies.players] == [
         (table.seats.get(number=4).player.name, 108)
     ]
@@ -296,7 +303,7 @@ def test_season_players_rank_names_regardless_of_case(season, seated_series, clu
     # Registered after the draw: not seated, 0 points each.
     for name in ("Bert", "anna"):
         RegistrationFactory(tournament=day, player=PlayerFactory(club=club, name=name))
-    _days, players, _teams = selectors.season_standings(season)
+    _days, players, _teams = season_standings(season)
     assert [p.player_name for p in players[-2:]] == ["anna", "Bert"]
 
 
@@ -305,14 +312,12 @@ def test_seated_players_no_longer_registered_cost_no_extra_queries(
 ):
     for p in roster(40):
         RegistrationFactory(tournament=tournament, player=p)
-    series = services.series_draw(tournament=tournament, seed=2)
+    series = series_draw(tournament=tournament, seed=2)
     for table in series.tables.all():
-        services.game_record(
-            table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True}
-        )
+        game_record(table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True})
     Registration.objects.filter(tournament=tournament).delete()
     with django_assert_max_num_queries(7):
-        rows = selectors.tournament_standings(tournament)
+        rows = tournament_standings(tournament)
     assert len(rows) == 40 and sum(r.won for r in rows) == 10
 
 
@@ -320,8 +325,8 @@ def test_player_statistics_count_only_series_with_games(seated_series, tournamen
     table = seated_series(4).tables.get()
     enter(table, sheet_rows(WORKED_EXAMPLE, 4))
     player = table.seats.get(number=1).player
-    services.series_draw(tournament=tournament, seed=3)  # series 2: seated, nothing played
-    stats = selectors.player_statistics(player)
+    series_draw(tournament=tournament, seed=3)  # series 2: seated, nothing played
+    stats = player_statistics(player)
     assert len(stats.history) == 2 and [h.line.series_number for h in stats.played] == [1]
     assert (stats.series_played, stats.games_played) == (1, 48)
     assert stats.average_list_points == 1332  # not (1332 + 0) / 2
@@ -341,10 +346,10 @@ def test_player_statistics_leave_out_unpublished_tournaments(
     draft = TournamentFactory(club=club, published=False)
     for p in (player, *roster(3)):
         RegistrationFactory(tournament=draft, player=p)
-    draft_table = services.series_draw(tournament=draft, seed=1).tables.get()
+    draft_table = series_draw(tournament=draft, seed=1).tables.get()
     enter(draft_table, sheet_rows({draft_table.seats.get(player=player).number: [HEARTS_LOST]}, 4))
-    public = selectors.player_statistics(player)
+    public = player_statistics(player)
     assert (public.tournaments, public.series_played, public.list_points) == (1, 1, 1332)
-    club_view = selectors.player_statistics(player, viewer=secretary)
+    club_view = player_statistics(player, viewer=secretary)
     assert (club_view.tournaments, club_view.series_played) == (2, 2)
     assert Tournament.objects.count() == 2

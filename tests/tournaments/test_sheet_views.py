@@ -8,10 +8,22 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments import selectors, services
 from tournaments.demo import fill_table
+from tournaments.draw.services import series_draw
 from tournaments.errors import UserError
 from tournaments.models import Game, GameChange, Penalty, PenaltyChange, Table
+from tournaments.registry.services import tournament_update
+from tournaments.sheets.selectors import table_seat_totals
+from tournaments.sheets.services import (
+    game_correct,
+    game_delete,
+    game_record,
+    penalty_delete,
+    penalty_record,
+    table_close,
+    table_reopen,
+)
+from tournaments.standings.selectors import tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +56,7 @@ def url(name: str, table: Table, **extra) -> str:
 
 
 def record(table: Table, **data) -> Game:
-    return services.game_record(table=table, data=data)
+    return game_record(table=table, data=data)
 
 
 # --------------------------------------------------------------------------------------
@@ -431,7 +443,7 @@ def test_a_correction_is_kept_with_who_and_old_to_new_and_the_standings_follow(
 ):
     game = record(table, declarer=2, game="grand", matadors=2, card_points=78, bid=20)
     declarer = table.seats.get(number=2).player
-    standings = {row.player_id: row for row in selectors.tournament_standings(tournament)}
+    standings = {row.player_id: row for row in tournament_standings(tournament)}
     assert standings[declarer.pk].list_points == 72 + 50
 
     client = client_for(secretary)
@@ -450,7 +462,7 @@ def test_a_correction_is_kept_with_who_and_old_to_new_and_the_standings_follow(
     assert change.diff["card_points"] == [78, 95]
     assert change.diff["value"] == [72, 96]
 
-    standings = {row.player_id: row for row in selectors.tournament_standings(tournament)}
+    standings = {row.player_id: row for row in tournament_standings(tournament)}
     assert standings[declarer.pk].list_points == 96 + 50
 
     sheet = client.get(url("sheet", table)).content.decode()
@@ -518,7 +530,7 @@ def test_wrong_paper_totals_are_listed_and_the_sheet_stays_open_until_accepted(
     client_for, secretary, table
 ):
     fill_table(table, random.Random(11))
-    totals = {line.seat: line.list_points for line in selectors.table_seat_totals(table)}
+    totals = {line.seat: line.list_points for line in table_seat_totals(table)}
     paper = {f"seat_{seat}": str(points) for seat, points in totals.items()}
     paper["seat_3"] = str(totals[3] + 50)
     client = client_for(secretary)
@@ -548,7 +560,7 @@ def test_wrong_paper_totals_are_listed_and_the_sheet_stays_open_until_accepted(
 
 def test_matching_paper_totals_close_the_sheet_at_once(client_for, secretary, table):
     fill_table(table, random.Random(5))
-    totals = {line.seat: line.list_points for line in selectors.table_seat_totals(table)}
+    totals = {line.seat: line.list_points for line in table_seat_totals(table)}
     paper = {f"seat_{seat}": str(points) for seat, points in totals.items()}
     response = client_for(secretary).post(url("sheet_close", table), paper)
     assert response.status_code == 302
@@ -558,7 +570,7 @@ def test_matching_paper_totals_close_the_sheet_at_once(client_for, secretary, ta
 
 def test_a_closed_sheet_takes_no_rows_until_reopened(client_for, secretary, table):
     fill_table(table, random.Random(5))
-    services.table_close(table=table)
+    table_close(table=table)
     client = client_for(secretary)
     html = client.get(url("sheet", table)).content.decode()
     assert "This sheet is closed" in html
@@ -589,7 +601,7 @@ def test_a_penalty_out_of_range_is_refused_with_a_message(client_for, secretary,
 @pytest.mark.parametrize("points", [10**22, 3_000_000_000, 1001, -1001])
 def test_the_penalty_service_checks_the_range(table, points):
     with pytest.raises(UserError, match="1000"):
-        services.penalty_record(table=table, seat=1, points=points)
+        penalty_record(table=table, seat=1, points=points)
     assert not Penalty.objects.exists()
 
 
@@ -599,7 +611,7 @@ def test_the_database_refuses_a_penalty_out_of_range(table):
 
 
 def test_a_penalty_at_the_limit_is_entered(table):
-    assert services.penalty_record(table=table, seat=1, points=-1000).points == -1000
+    assert penalty_record(table=table, seat=1, points=-1000).points == -1000
 
 
 def test_a_mistyped_penalty_is_removed_and_kept_in_its_history(client_for, secretary, table):
@@ -618,13 +630,13 @@ def test_a_mistyped_penalty_is_removed_and_kept_in_its_history(client_for, secre
     assert removed.user == secretary
     assert "Penalty history" in response.content.decode()
     # The standings no longer count it.
-    totals = {t.seat: t for t in selectors.table_seat_totals(table)}
+    totals = {t.seat: t for t in table_seat_totals(table)}
     assert totals[3].list_points == 0
 
 
 @pytest.mark.parametrize("who", ["anonymous", "player", "other_club_secretary"])
 def test_only_the_clubs_secretary_removes_a_penalty(request, client_for, table, who):
-    penalty = services.penalty_record(table=table, seat=1, points=-10)
+    penalty = penalty_record(table=table, seat=1, points=-10)
     client = client_for(request.getfixturevalue(who))
     response = client.post(url("sheet_penalty_delete", table, pk=penalty.pk))
     assert response.status_code == (302 if who == "anonymous" else 403)
@@ -636,9 +648,9 @@ def test_a_penalty_of_another_table_is_not_found(client_for, secretary, tourname
 
     for p in roster(8):
         RegistrationFactory(tournament=tournament, player=p)
-    series = services.series_draw(tournament=tournament, seed=1)
+    series = series_draw(tournament=tournament, seed=1)
     one, two = series.tables.order_by("number")
-    penalty = services.penalty_record(table=two, seat=1, points=-10)
+    penalty = penalty_record(table=two, seat=1, points=-10)
     response = client_for(secretary).post(url("sheet_penalty_delete", one, pk=penalty.pk))
     assert response.status_code == 404
     assert Penalty.objects.exists()
@@ -647,11 +659,11 @@ def test_a_penalty_of_another_table_is_not_found(client_for, secretary, tourname
 @pytest.fixture
 def closed_table(table):
     tournament = table.series.tournament
-    services.tournament_update(tournament=tournament, games_per_series_4=2)
+    tournament_update(tournament=tournament, games_per_series_4=2)
     record(table, declarer=2, game="grand", matadors=2, card_points=78)
     record(table, declarer=3, game="grand", matadors=2, card_points=78)
-    services.penalty_record(table=table, seat=1, points=-10)
-    services.table_close(table=table)
+    penalty_record(table=table, seat=1, points=-10)
+    table_close(table=table)
     table.refresh_from_db()
     assert table.closed
     return table
@@ -693,17 +705,17 @@ def test_the_services_refuse_a_closed_sheet(closed_table):
     game = closed_table.games.get(number=2)
     penalty = closed_table.penalties.get()
     calls = [
-        lambda: services.game_delete(game=game),
-        lambda: services.game_correct(game=game, data={"declarer": 3, "game": "null"}),
-        lambda: services.penalty_record(table=closed_table, seat=1, points=-5),
-        lambda: services.penalty_delete(penalty=penalty),
+        lambda: game_delete(game=game),
+        lambda: game_correct(game=game, data={"declarer": 3, "game": "null"}),
+        lambda: penalty_record(table=closed_table, seat=1, points=-5),
+        lambda: penalty_delete(penalty=penalty),
     ]
     for call in calls:
         with pytest.raises(UserError, match="reopen it"):
             call()
-    services.table_reopen(table=closed_table)
-    services.penalty_delete(penalty=penalty)
-    services.game_delete(game=game)
+    table_reopen(table=closed_table)
+    penalty_delete(penalty=penalty)
+    game_delete(game=game)
     assert closed_table.games.count() == 1 and not closed_table.penalties.exists()
 
 

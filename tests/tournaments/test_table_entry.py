@@ -11,10 +11,26 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import RegistrationFactory
-from tournaments import selectors, services
+from tournaments.draw.services import series_draw, series_redraw
+from tournaments.entry import services as entry_services
+from tournaments.entry.selectors import entry_link, sheet_copies_compare
+from tournaments.entry.services import (
+    game_record_at_table,
+    series_links_revoke,
+    sheet_confirm,
+    sheet_settle,
+    table_link_reissue,
+    table_link_revoke,
+    table_links_issue,
+)
 from tournaments.errors import UserError
 from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
+from tournaments.games import game_mapping_of
 from tournaments.models import Game, GameChange, Series, SheetCopy, Table
+from tournaments.registry.services import tournament_update
+from tournaments.sheets.selectors import disputed_games, table_sheet
+from tournaments.sheets.services import game_correct, game_delete, game_record
+from tournaments.standings.selectors import tournament_standings
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
 
@@ -48,7 +64,7 @@ def manage(name: str, table: Table, **extra) -> str:
 
 def next_number(token: str) -> int:
     """The game the phone behind `token` would enter next (1 for an unknown link)."""
-    found = selectors.entry_link(token)
+    found = entry_link(token)
     if found is None:
         return 1
     table, keeper = found
@@ -119,7 +135,7 @@ def test_double_entry_issues_a_second_link(double):
 
 def test_a_redraw_issues_new_links(series, table):
     old = table.entry_token
-    services.series_redraw(series=series, seed=5)
+    series_redraw(series=series, seed=5)
     tokens = set(series.tables.values_list("entry_token", flat=True))
     assert None not in tokens and old not in tokens
 
@@ -167,10 +183,10 @@ def test_another_tables_link_cannot_write_to_this_table(phone, table, other_tabl
 
 def test_a_revoked_link_is_404_and_a_reissued_one_replaces_it(phone, table):
     old = table.entry_token
-    services.table_link_revoke(table=table)
+    table_link_revoke(table=table)
     assert phone.get(link(old)).status_code == 404
     assert send(phone, old, GRAND).status_code == 404
-    table = services.table_link_reissue(table=table)
+    table = table_link_reissue(table=table)
     assert table.entry_token and table.entry_token != old
     assert phone.get(link(old)).status_code == 404
     assert send(phone, old, GRAND).status_code == 404
@@ -180,9 +196,9 @@ def test_a_revoked_link_is_404_and_a_reissued_one_replaces_it(phone, table):
 
 def test_revoking_every_link_of_a_series(series, phone, table):
     token = table.entry_token
-    assert services.series_links_revoke(series=series) == 2
+    assert series_links_revoke(series=series) == 2
     assert phone.get(link(token)).status_code == 404
-    assert services.table_links_issue(series=series) == 2
+    assert table_links_issue(series=series) == 2
     assert Table.objects.filter(series=series, entry_token=None).count() == 0
 
 
@@ -270,10 +286,8 @@ def test_a_row_id_used_at_another_table_is_refused(phone, table, other_table):
 def test_the_service_returns_the_stored_game_for_a_resend(table):
     client_id = uuid.uuid4()
     row = {"declarer": 2, "game": "grand", "matadors": 2, "won": True}
-    game, created = services.game_record_at_table(table=table, data=row, client_id=client_id)
-    again, created_again = services.game_record_at_table(
-        table=table, data=dict(row), client_id=client_id
-    )
+    game, created = game_record_at_table(table=table, data=row, client_id=client_id)
+    again, created_again = game_record_at_table(table=table, data=dict(row), client_id=client_id)
     assert created and not created_again and again.pk == game.pk
     assert Game.objects.count() == 1
 
@@ -291,9 +305,7 @@ def test_the_same_row_id_with_other_content_is_refused(phone, table):
     bad = send(phone, table.entry_token, {**GRAND, "matadors": "9"}, client_id=client_id)
     assert bad.status_code == 409 and bad.json()["code"] == "client_id_conflict"
     with pytest.raises(UserError, match="different content"):
-        services.game_record_at_table(
-            table=table, data={"game": "passed"}, client_id=client_id, number=1
-        )
+        game_record_at_table(table=table, data={"game": "passed"}, client_id=client_id, number=1)
 
 
 def test_a_resend_after_a_correction_by_the_director_is_still_the_same_row(
@@ -301,7 +313,7 @@ def test_a_resend_after_a_correction_by_the_director_is_still_the_same_row(
 ):
     client_id = uuid.uuid4()
     send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
-    services.game_correct(
+    game_correct(
         game=table.games.get(), data={"declarer": 2, "game": "grand", "matadors": 3, "won": True}
     )
     again = send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
@@ -324,7 +336,7 @@ def test_two_records_of_one_row_at_the_same_moment_enter_it_once(table, monkeypa
     unique client_id holds and the second gets the stored row, not a server error."""
     client_id = uuid.uuid4()
     row = {"declarer": 2, "game": "grand", "matadors": 2, "won": True}
-    game, _created = services.game_record_at_table(table=table, data=row, client_id=client_id)
+    game, _created = game_record_at_table(table=table, data=row, client_id=client_id)
     real_filter = Game.objects.filter
 
     class Blind:
@@ -353,17 +365,15 @@ def test_two_records_of_one_row_at_the_same_moment_enter_it_once(table, monkeypa
 
     monkeypatch.setattr(Game.objects, "filter", racing_filter)
     # It saw the sheet before game 1 went in.
-    monkeypatch.setattr(services, "_check_number", lambda **kwargs: None)
-    again, created = services.game_record_at_table(table=table, data=row, client_id=client_id)
+    monkeypatch.setattr(entry_services, "_check_number", lambda **kwargs: None)
+    again, created = game_record_at_table(table=table, data=row, client_id=client_id)
     assert calls["n"] == 2
     assert not created and again.pk == game.pk
     assert Game.objects.filter(client_id=client_id).count() == 1
 
 
 def test_a_row_for_a_game_entered_elsewhere_meanwhile_is_refused(phone, table, secretary):
-    services.game_record(
-        table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True}
-    )
+    game_record(table=table, data={"declarer": 2, "game": "grand", "matadors": 1, "won": True})
     response = send(phone, table.entry_token, GRAND, number=1)
     assert response.status_code == 409
     assert response.json()["code"] == "number_taken"
@@ -417,7 +427,7 @@ def test_a_row_stored_before_the_link_was_revoked_is_not_offered_again(phone, ta
     client_id = uuid.uuid4()
     old = table.entry_token
     assert send(phone, old, GRAND, client_id=client_id, number=1).status_code == 201
-    services.table_link_revoke(table=table)  # the answer was lost; the phone sends again
+    table_link_revoke(table=table)  # the answer was lost; the phone sends again
     response = send(phone, old, GRAND, client_id=client_id, number=1)
     assert response.status_code == 410
     assert response.json()["code"] == "gone_entered" and response.json()["number"] == 1
@@ -430,7 +440,7 @@ def test_a_row_stored_before_the_link_was_revoked_is_not_offered_again(phone, ta
 def test_a_row_the_director_deleted_is_not_entered_again_by_a_late_resend(phone, table, secretary):
     client_id = uuid.uuid4()
     send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
-    services.game_delete(game=table.games.get(), user=secretary)
+    game_delete(game=table.games.get(), user=secretary)
     response = send(phone, table.entry_token, GRAND, client_id=client_id, number=1)
     assert response.status_code == 410
     assert response.json()["code"] == "deleted"
@@ -497,7 +507,7 @@ def test_standings_show_provisional_games_until_the_director_confirms(
     phone, client_for, secretary, tournament, table
 ):
     send(phone, table.entry_token, GRAND)
-    rows = selectors.tournament_standings(tournament)
+    rows = tournament_standings(tournament)
     at_table = {seat.player_id for seat in table.seats.all()}
     assert {row.player_id for row in rows if row.provisional} == at_table
     assert next(r for r in rows if r.provisional and r.list_points == 122)
@@ -509,7 +519,7 @@ def test_standings_show_provisional_games_until_the_director_confirms(
     response = director.post(manage("entry_confirm", table))
     assert response.status_code == 302
     assert not Game.objects.filter(provisional=True).exists()
-    rows = selectors.tournament_standings(tournament)
+    rows = tournament_standings(tournament)
     assert not any(row.provisional for row in rows)
     assert next(r for r in rows if r.list_points == 122)  # the same figures, now final
     change = GameChange.objects.get(diff__has_key="provisional")
@@ -521,8 +531,8 @@ def test_standings_show_provisional_games_until_the_director_confirms(
 
 def test_a_confirmation_is_not_shown_as_a_correction(phone, table):
     send(phone, table.entry_token, GRAND)
-    services.sheet_confirm(table=table)
-    sheet = selectors.table_sheet(table, blank_rows=False)
+    sheet_confirm(table=table)
+    sheet = table_sheet(table, blank_rows=False)
     assert sheet.rows[0].game.changes_count == 0
 
 
@@ -530,7 +540,7 @@ def test_a_correction_keeps_a_phone_row_provisional_and_resendable(phone, table)
     client_id = uuid.uuid4()
     send(phone, table.entry_token, GRAND, client_id=client_id)
     game = table.games.get()
-    services.game_correct(game=game, data={**services.game_mapping_of(game), "bid": 18})
+    game_correct(game=game, data={**game_mapping_of(game), "bid": 18})
     game.refresh_from_db()
     assert game.provisional and game.client_id == client_id
     assert send(phone, table.entry_token, GRAND, client_id=client_id).status_code == 200
@@ -602,16 +612,16 @@ def test_a_differing_row_is_shown_side_by_side_and_does_not_count(
     keys_both(phone, double, GRAND)
     send(phone, double.entry_token, CLUBS)
     send(phone, double.entry_token_2, {**CLUBS, "card_points": "50"})  # lost: −48
-    compare = selectors.sheet_copies_compare(double)
+    compare = sheet_copies_compare(double)
     assert [(row.number, row.equal, row.disputed) for row in compare] == [
         (1, True, False),
         (2, False, True),
     ]
     # Game 2 counts nowhere: seat 3's list points are those without it.
-    rows = {row.player_id: row for row in selectors.tournament_standings(tournament)}
+    rows = {row.player_id: row for row in tournament_standings(tournament)}
     seat_3 = double.seats.get(number=3).player_id
     assert rows[seat_3].list_points == 0 and rows[seat_3].provisional
-    assert selectors.table_sheet(double, blank_rows=False).rows[1].disputed
+    assert table_sheet(double, blank_rows=False).rows[1].disputed
 
     director = client_for(secretary)
     page = director.get(manage("entry_confirm", double)).content.decode()
@@ -620,7 +630,7 @@ def test_a_differing_row_is_shown_side_by_side_and_does_not_count(
     assert "70 pts" in page and "50 pts" in page
     assert 'id="confirm-sheet" disabled' in page
     with pytest.raises(UserError, match="differ in game 2"):
-        services.sheet_confirm(table=double, user=secretary)
+        sheet_confirm(table=double, user=secretary)
     director.post(manage("entry_confirm", double))
     assert double.games.filter(provisional=True).count() == 2
     # The second keeper cannot confirm either.
@@ -640,9 +650,9 @@ def test_settling_with_the_first_copy(phone, client_for, secretary, tournament, 
     change = GameChange.objects.get(game__number=2, action=GameChange.Action.CORRECTED)
     assert change.user == secretary and change.reason.startswith("settled")
     assert change.diff["card_points"] == [50, 70]
-    rows = {row.player_id: row for row in selectors.tournament_standings(tournament)}
+    rows = {row.player_id: row for row in tournament_standings(tournament)}
     assert rows[double.seats.get(number=3).player_id].list_points == 24 + 50
-    assert services.sheet_confirm(table=double, user=secretary) == 2
+    assert sheet_confirm(table=double, user=secretary) == 2
 
 
 def test_settling_with_the_second_copy(phone, client_for, secretary, double):
@@ -655,28 +665,28 @@ def test_settling_with_the_second_copy(phone, client_for, secretary, double):
     change = GameChange.objects.get(game=game, action=GameChange.Action.CORRECTED)
     assert change.reason == "settled: the second copy's version"
     assert change.diff["card_points"] == [70, 50]
-    assert all(row.equal for row in selectors.sheet_copies_compare(double))
-    assert services.sheet_confirm(table=double, user=secretary) == 2
+    assert all(row.equal for row in sheet_copies_compare(double))
+    assert sheet_confirm(table=double, user=secretary) == 2
 
 
 def test_settling_rows_only_one_copy_has(phone, secretary, double):
     keys_both(phone, double, GRAND)
     send(phone, double.entry_token, CLUBS)  # the second keeper has not got there yet
     with pytest.raises(UserError, match="differ in game 2"):
-        services.sheet_confirm(table=double)
+        sheet_confirm(table=double)
     # Pending, not disputed: it counts (provisionally).
-    assert not selectors.sheet_copies_compare(double)[1].disputed
-    assert services.sheet_settle(table=double, choose="first", user=secretary) == [2]
+    assert not sheet_copies_compare(double)[1].disputed
+    assert sheet_settle(table=double, choose="first", user=secretary) == [2]
     assert len(SheetCopy.objects.get(table=double).rows) == 2
     # The second keeper is ahead: its extra row is entered as a game, or removed.
     send(phone, double.entry_token_2, NULL_LOST)
-    services.sheet_settle(table=double, number=3, choose="second", user=secretary)
+    sheet_settle(table=double, number=3, choose="second", user=secretary)
     assert double.games.get(number=3).score == -46
     send(phone, double.entry_token_2, GRAND)
-    services.sheet_settle(table=double, number=4, choose="first", user=secretary)
+    sheet_settle(table=double, number=4, choose="first", user=secretary)
     assert len(SheetCopy.objects.get(table=double).rows) == 3
     assert GameChange.objects.filter(action=GameChange.Action.DELETED, game_number=4).exists()
-    assert services.sheet_confirm(table=double) == 3
+    assert sheet_confirm(table=double) == 3
 
 
 def test_a_row_keyed_at_the_desk_is_compared_with_the_second_copy(
@@ -684,21 +694,21 @@ def test_a_row_keyed_at_the_desk_is_compared_with_the_second_copy(
 ):
     """The secretary keys game 1 as a grand on the screen, the second keeper's phone sends
     clubs: the row differs, counts nowhere and blocks the confirmation until settled."""
-    services.game_record(
+    game_record(
         table=double,
         data={"declarer": 2, "game": "grand", "matadors": 2, "won": True, "bid": 20},
         user=secretary,
     )
     send(phone, double.entry_token_2, CLUBS, number=1)
-    [row] = selectors.sheet_copies_compare(double)
+    [row] = sheet_copies_compare(double)
     assert row.unsettled and row.disputed
     seat_2 = double.seats.get(number=2).player_id
-    standings = {r.player_id: r for r in selectors.tournament_standings(tournament)}
+    standings = {r.player_id: r for r in tournament_standings(tournament)}
     assert standings[seat_2].list_points == 0 and standings[seat_2].provisional
-    assert selectors.table_sheet(double, blank_rows=False).rows[0].disputed
-    assert services.sheet_settle(table=double, number=1, choose="first", user=secretary) == [1]
-    assert not selectors.sheet_copies_compare(double)[0].unsettled
-    standings = {r.player_id: r for r in selectors.tournament_standings(tournament)}
+    assert table_sheet(double, blank_rows=False).rows[0].disputed
+    assert sheet_settle(table=double, number=1, choose="first", user=secretary) == [1]
+    assert not sheet_copies_compare(double)[0].unsettled
+    standings = {r.player_id: r for r in tournament_standings(tournament)}
     assert standings[seat_2].list_points == 72 + 50
 
 
@@ -706,20 +716,20 @@ def test_a_confirmed_game_stays_final_whatever_the_second_copy_says(
     phone, secretary, tournament, double
 ):
     keys_both(phone, double, GRAND)
-    services.sheet_confirm(table=double, user=secretary)
-    services.game_correct(
+    sheet_confirm(table=double, user=secretary)
+    game_correct(
         game=double.games.get(),
         data={"declarer": 2, "game": "grand", "matadors": 3, "won": True, "bid": 20},
         user=secretary,
     )
-    [row] = selectors.sheet_copies_compare(double)
+    [row] = sheet_copies_compare(double)
     assert not row.equal and not row.unsettled and not row.disputed
-    assert not selectors.disputed_games([double.pk])
+    assert not disputed_games([double.pk])
 
 
 def test_turning_double_entry_on_after_the_draw_issues_the_second_links(tournament, table):
     assert table.entry_token_2 is None
-    services.tournament_update(tournament=tournament, double_entry=True)
+    tournament_update(tournament=tournament, double_entry=True)
     table.refresh_from_db()
     assert table.entry_token_2 and table.entry_token_2 != table.entry_token
 
@@ -768,7 +778,7 @@ def test_standings_take_a_fixed_number_of_queries_under_double_entry(
     send(phone, double.entry_token, CLUBS)
     send(phone, double.entry_token_2, NULL_LOST)
     with django_assert_max_num_queries(7):
-        selectors.tournament_standings(tournament)
+        tournament_standings(tournament)
 
 
 # --------------------------------------------------------------------------------------
@@ -883,6 +893,6 @@ def test_without_links_the_pdfs_are_as_before(series):
 def test_a_large_series_gets_its_links_in_one_go(tournament, roster):
     for p in roster(40):
         RegistrationFactory(tournament=tournament, player=p)
-    series = services.series_draw(tournament=tournament, seed=3)
+    series = series_draw(tournament=tournament, seed=3)
     tokens = list(series.tables.values_list("entry_token", flat=True))
     assert len(tokens) == 10 and len(set(tokens)) == 10 and None not in tokens

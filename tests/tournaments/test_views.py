@@ -8,8 +8,10 @@ from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
-from tournaments import services
+from tournaments.draw.services import series_draw
 from tournaments.models import Player, Registration, Seat, Series, Tournament
+from tournaments.sheets.services import game_record
+from tournaments.standings.selectors import tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +114,7 @@ def test_engine_errors_are_translated(table_de):
     from tournaments.errors import UserError
 
     with translation.override("de"), pytest.raises(UserError) as error:
-        services.game_record(
+        game_record(
             table=table_de, data={"declarer": 2, "game": "clubs", "matadors": 12, "won": True}
         )
     assert str(error.value) == "Die Spitzen müssen bei diesem Spiel zwischen 1 und 11 liegen."
@@ -293,7 +295,7 @@ class TestSecretaryFlow:
 
 
 def test_settings_change_recomputes(client_for, secretary, tournament, series):
-    game = services.game_record(
+    game = game_record(
         table=series.tables.get(),
         data={"declarer": 2, "game": "grand", "matadors": 1, "won": True},
     )
@@ -322,7 +324,6 @@ def test_settings_change_recomputes(client_for, secretary, tournament, series):
 def test_director_records_a_draw_by_lot_for_tied_players(
     client_for, secretary, tournament, series
 ):
-    from tournaments import selectors
 
     page = client_for(secretary).get(
         reverse("manage:tournament", kwargs={"tournament": tournament.slug})
@@ -334,7 +335,7 @@ def test_director_records_a_draw_by_lot_for_tied_players(
         reverse("manage:tournament_lots", kwargs={"tournament": tournament.slug}),
         {f"lot_{last}": "1"},
     )
-    assert selectors.tournament_standings(tournament)[0].player_id == last
+    assert tournament_standings(tournament)[0].player_id == last
 
 
 def test_a_bad_lot_number_changes_nothing(client_for, secretary, tournament, series):
@@ -506,7 +507,7 @@ def test_projector_cycles_through_every_row(client, tournament, roster):
 
 def test_player_page_shows_games_and_averages_played_series(client, tournament, series):
     enter(series.tables.get(), sheet_rows(WORKED_EXAMPLE, 4))
-    services.series_draw(tournament=tournament, seed=3)  # seated, not begun
+    series_draw(tournament=tournament, seed=3)  # seated, not begun
     player = series.tables.get().seats.get(number=1).player
     response = client.get(reverse("player_detail", kwargs={"pk": player.pk}))
     text = response.content.decode()
@@ -537,7 +538,7 @@ def test_player_page_shows_only_published_figures(client, tournament, series, cl
     draft = TournamentFactory(club=club, name="Geheimturnier", published=False)
     for p in (player, *roster(3)):
         RegistrationFactory(tournament=draft, player=p)
-    services.series_draw(tournament=draft, seed=1)
+    series_draw(tournament=draft, seed=1)
     text = client.get(reverse("player_detail", kwargs={"pk": player.pk})).content.decode()
     assert "Geheimturnier" not in text and tournament.name in text
 
@@ -589,7 +590,7 @@ class TestSeriesPage:
     def test_draw_again_posts_what_the_page_offers(self, client_for, secretary, tournament):
         for p in PlayerFactory.create_batch(8, club=tournament.club):
             RegistrationFactory(tournament=tournament, player=p)
-        services.series_draw(tournament=tournament, seed=3, keep_apart="club")
+        series_draw(tournament=tournament, seed=3, keep_apart="club")
         client = client_for(secretary)
         page = client.get(self.series_url(tournament)).content.decode()
         data = form_posting(page, ("action", "redraw"))
@@ -623,10 +624,10 @@ class TestSeriesPage:
     def test_players_who_met_before_are_flagged(self, client_for, secretary, tournament):
         for p in PlayerFactory.create_batch(4, club=tournament.club):
             RegistrationFactory(tournament=tournament, player=p)
-        services.series_draw(tournament=tournament, seed=1)
+        series_draw(tournament=tournament, seed=1)
         client = client_for(secretary)
         assert "met before" not in client.get(self.series_url(tournament)).content.decode()
-        services.series_draw(tournament=tournament, seed=2)
+        series_draw(tournament=tournament, seed=2)
         page = client.get(self.series_url(tournament, 2)).content.decode()
         assert page.count("met before") == 6  # four players at one table again: six pairs
 
@@ -634,7 +635,7 @@ class TestSeriesPage:
         other = ClubFactory(name="Skatclub Gera")
         for p in [*PlayerFactory.create_batch(2, club=other), *PlayerFactory.create_batch(2)]:
             RegistrationFactory(tournament=tournament, player=p)
-        services.series_draw(tournament=tournament, seed=1, keep_apart="club")
+        series_draw(tournament=tournament, seed=1, keep_apart="club")
         page = client_for(secretary).get(self.series_url(tournament)).content.decode()
         assert "same club" in page
 
@@ -746,7 +747,7 @@ def test_the_next_draw_starts_from_the_last_draws_keep_apart(
 ):
     for p in roster(4):
         RegistrationFactory(tournament=tournament, player=p)
-    services.series_draw(tournament=tournament, seed=1, keep_apart="team_and_club")
+    series_draw(tournament=tournament, seed=1, keep_apart="team_and_club")
     page = client_for(secretary).get(
         reverse("manage:tournament", kwargs={"tournament": tournament.slug})
     )

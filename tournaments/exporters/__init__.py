@@ -6,5 +6,20 @@ workbook and the PDFs always show the same figures (STYLE.md habit 11).
 - `workbook.TournamentWorkbook`: standings, each series, teams and every game (.xlsx);
 - `results.ResultsPdf`: the results list (tournament standings);
 - `sheets.ScoreSheetsPdf`: blank score sheets of a series or the filled sheet of a table;
-- `sheets.AssignmentsPdf`: the table assignment list of a series for the hall.
+- `sheets.AssignmentsPdf`: the table assignment list of a series for the hall;
+- `prizes.PrizeListPdf`: the prize list of the money desk.
+
+Each exporter's `export()` returns an `Export` (file name, content type, bytes), so one
+download view (`exporters.views.DownloadView`) serves them all.
 """
+
+from typing import NamedTuple
+
+PDF = "application/pdf"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+class Export(NamedTuple):
+    filename: str
+    content_type: str
+    content: bytes

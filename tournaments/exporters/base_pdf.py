@@ -26,6 +26,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
+from tournaments.exporters import PDF, Export
 from tournaments.models import Tournament
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
@@ -96,7 +97,8 @@ def _numbered_canvas(document: PdfDocument):
 
 
 class PdfDocument:
-    """An A4 PDF of one tournament: subclasses set `title` and implement `story()`."""
+    """An A4 PDF of one tournament: subclasses set `title` and `filename` and implement
+    `story()`."""
 
     landscape = False
     margin = 12 * mm
@@ -107,6 +109,11 @@ class PdfDocument:
     @property
     def title(self) -> str:
         raise NotImplementedError
+
+    filename: str  # the download's file name: set, or a property, in each subclass
+
+    def export(self) -> Export:
+        return Export(self.filename, PDF, self.render())
 
     @property
     def pagesize(self) -> tuple[float, float]:

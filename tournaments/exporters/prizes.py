@@ -1,7 +1,7 @@
 """The prize list as PDF: per ranking (overall, each series, each category) the prize lines
 with rank, winner, points and amount, then the pot and what remains for the club.
 
-Every figure is `selectors.tournament_money` (which defines the pot and rounds the shares);
+Every figure is `money.selectors.tournament_money` (which defines the pot and rounds the shares);
 this module only lays it out. A prize whose rank has no player yet reads "no winner". Until
 the tournament is finished the list says that it is provisional.
 """
@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from tournaments import selectors
 from tournaments.exporters.base_pdf import (
     BODY,
     FONT,
@@ -24,8 +23,9 @@ from tournaments.exporters.base_pdf import (
     fit,
 )
 from tournaments.exporters.sheets import HEAD_FILL, ROUND, THIN
+from tournaments.formats import format_money, percent
 from tournaments.models import Tournament
-from tournaments.templatetags.money import format_money, percent
+from tournaments.money.selectors import PrizeLine, tournament_money
 
 RANK_W = 12 * mm
 POINTS_W = 20 * mm
@@ -39,11 +39,15 @@ class PrizeListPdf(PdfDocument):
 
     def __init__(self, tournament: Tournament):
         super().__init__(tournament)
-        self.money = selectors.tournament_money(tournament)
+        self.money = tournament_money(tournament)
 
     @property
     def title(self) -> str:
         return _("Prize list")
+
+    @property
+    def filename(self) -> str:
+        return f"{self.tournament.slug}-prizes.pdf"
 
     def amount(self, value) -> str:
         return format_money(value, self.tournament.currency)
@@ -67,7 +71,7 @@ class PrizeListPdf(PdfDocument):
         story.append(KeepTogether(self.totals()))
         return story
 
-    def prize_table(self, lines: list[selectors.PrizeLine]) -> Table:
+    def prize_table(self, lines: list[PrizeLine]) -> Table:
         name_w = self.frame_width - RANK_W - POINTS_W - SHARE_W - AMOUNT_W
         rows = [["#", _("Player"), _("Points"), _("Share of the pot"), _("Amount")]]
         for line in lines:

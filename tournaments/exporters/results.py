@@ -1,6 +1,6 @@
 """The results list (tournament standings) as PDF.
 
-One row per player in the order of `selectors.tournament_standings` — the figures of the
+One row per player in the order of `standings.selectors.tournament_standings` — the figures of the
 HTML standings page and the workbook — with a column per series, the header row repeated on
 every page and "page n of m" in the footer. Without list scoring the points are the plain
 game points, as the selector gives them.
@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, TableStyle
 
-from tournaments import selectors
 from tournaments.exporters.base_pdf import BODY, FONT, FONT_BOLD, HEADING, PdfDocument, fit
 from tournaments.exporters.sheets import HEAD_FILL, ROUND, THIN
 from tournaments.models import Category, Series, Tournament
-from tournaments.tables import PROVISIONAL_LEGEND
+from tournaments.standings.selectors import tournament_standings
+from tournaments.standings.tables import PROVISIONAL_LEGEND
 
 RANK_W = 9 * mm
 SERIES_W = 13 * mm
@@ -45,13 +45,18 @@ class ResultsPdf(PdfDocument):
         self.landscape = len(self.series_numbers) > 5
 
     @property
+    def filename(self) -> str:
+        suffix = f"-{self.category}" if self.category else ""
+        return f"{self.tournament.slug}-results{suffix}.pdf"
+
+    @property
     def title(self) -> str:
         if self.category:
             return _("Results – %(category)s") % {"category": Category(self.category).label}
         return _("Results")
 
     def story(self) -> list:
-        standings = selectors.tournament_standings(self.tournament, category=self.category)
+        standings = tournament_standings(self.tournament, category=self.category)
         story = [Paragraph(self.heading(), HEADING)]
         if not standings:
             return [*story, Paragraph(_("No results yet."), BODY)]

@@ -8,7 +8,7 @@ lost × −50, others' lost × 40/30, total; rules §2) with the tournament's ow
 Without list scoring (or under `na`) the foot is a plain block: won, lost, total.
 
 A *blank* sheet is pre-filled with the tournament, series, table and the seats' names. A
-*filled* sheet adds the entered games and the summary from `selectors.table_sheet`; nothing
+*filled* sheet adds the entered games and the summary from `sheets.selectors.table_sheet`; nothing
 here computes a score. As on the HTML sheet, a game entered at the table and not yet
 confirmed is marked "*" (*provisional*), and one the two copies of a double-entry sheet
 disagree on "≠" (*disputed*): its score is printed in brackets and in no running total,
@@ -44,7 +44,6 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, LongTable, PageBreak, Paragraph, TableStyle
 
-from tournaments import selectors
 from tournaments.exporters.base_pdf import (
     BODY,
     FONT,
@@ -56,8 +55,9 @@ from tournaments.exporters.base_pdf import (
     fit,
     shrink,
 )
+from tournaments.formats import describe
 from tournaments.models import Seat, Series, Table, Tournament
-from tournaments.templatetags.skat import describe
+from tournaments.sheets.selectors import SeatSummary, SheetRow, table_sheet
 
 SMALL = ParagraphStyle("small", parent=BODY, fontSize=7.5, leading=9)
 DEALER_FILL = colors.Color(0.86, 0.86, 0.86)
@@ -87,8 +87,8 @@ class SheetPage:
     table: Table
     names: dict[int, str]
     length: int
-    rows: list[selectors.SheetRow] = field(default_factory=list)
-    summary: dict[int, selectors.SeatSummary] | None = None
+    rows: list[SheetRow] = field(default_factory=list)
+    summary: dict[int, SeatSummary] | None = None
     # (label, address) of the table's phone links, printed as QR codes on a blank sheet.
     links: list[tuple[str, str]] = field(default_factory=list)
 
@@ -224,9 +224,10 @@ class ScoreSheetsPdf(PdfDocument):
 
     margin = 8 * mm
 
-    def __init__(self, tournament: Tournament, pages: list[SheetPage]):
+    def __init__(self, tournament: Tournament, pages: list[SheetPage], *, filename: str):
         super().__init__(tournament)
         self.pages = pages
+        self.filename = filename
         self._forms: dict[tuple, str] = {}
 
     @classmethod
@@ -248,12 +249,14 @@ class ScoreSheetsPdf(PdfDocument):
             )
             for table in tables
         ]
-        return cls(tournament, pages)
+        return cls(
+            tournament, pages, filename=f"{tournament.slug}-series-{series.number}-sheets.pdf"
+        )
 
     @classmethod
     def filled(cls, table: Table) -> ScoreSheetsPdf:
         """The sheet of one table as entered, with the summary block filled in."""
-        sheet = selectors.table_sheet(table)
+        sheet = table_sheet(table)
         page = SheetPage(
             series_number=table.series.number,
             table=table,
@@ -262,7 +265,9 @@ class ScoreSheetsPdf(PdfDocument):
             rows=sheet.rows,
             summary={line.seat: line for line in sheet.summary},
         )
-        return cls(table.series.tournament, [page])
+        tournament = table.series.tournament
+        filename = f"{tournament.slug}-series-{table.series.number}-table-{table.number}.pdf"
+        return cls(tournament, [page], filename=filename)
 
     @property
     def title(self) -> str:
@@ -520,7 +525,7 @@ class ScoreSheetsPdf(PdfDocument):
                 )
 
     @staticmethod
-    def row_mark(row: selectors.SheetRow) -> str:
+    def row_mark(row: SheetRow) -> str:
         if row.disputed:
             return "≠"
         if row.game is not None and row.game.provisional:
@@ -626,6 +631,10 @@ class AssignmentsPdf(PdfDocument):
     @property
     def title(self) -> str:
         return _("Table assignments")
+
+    @property
+    def filename(self) -> str:
+        return f"{self.tournament.slug}-series-{self.series.number}-tables.pdf"
 
     def _seats(self) -> list[Seat]:
         return list(

@@ -1,12 +1,12 @@
 """The tournament workbook (Excel): standings, each series, teams and every game.
 
-Sheets: *Standings* (`selectors.tournament_standings`), *Series n* (`series_standings`),
+Sheets: *Standings* (`standings.selectors.tournament_standings`), *Series n* (`series_standings`),
 *Teams* (`team_standings`) and *Games* (`games_of_tournament`: one row per game with its
-declared fields and the values `services` stored). The same selectors feed the HTML pages
+declared fields and the values `games` stored). The same selectors feed the HTML pages
 and the PDFs, so the totals agree everywhere; nothing here computes a score.
 
 With `money=True` (the secretaries' download) and a fee or prize set, a *Money* sheet
-follows the standings: one row per player with the figures of `selectors.tournament_money`,
+follows the standings: one row per player with the figures of `money.selectors.tournament_money`,
 its totals row and the pot. Amounts are written as exact Decimals in the format '#,##0.00'.
 
 The workbook is written in openpyxl's write-only mode and the games are streamed from the
@@ -45,7 +45,8 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.xml.functions import Element
 
-from tournaments import selectors, services
+from tournaments.exporters import XLSX, Export
+from tournaments.games import DECLARED_FIELDS
 from tournaments.models import (
     Category,
     GameType,
@@ -57,7 +58,15 @@ from tournaments.models import (
     Tournament,
     Trump,
 )
-from tournaments.tables import PROVISIONAL_LEGEND
+from tournaments.money.selectors import TournamentMoney, tournament_money
+from tournaments.sheets.selectors import disputed_games, games_of_tournament
+from tournaments.standings.selectors import (
+    StandingRow,
+    series_standings,
+    team_standings,
+    tournament_standings,
+)
+from tournaments.standings.tables import PROVISIONAL_LEGEND
 
 # Points get a thousands separator; counts and the games' figures stay in Excel's General
 # format, which shows integers as they are (and costs nothing per cell).
@@ -172,13 +181,20 @@ class LeanRows:
 
 
 class TournamentWorkbook:
-    """`TournamentWorkbook(tournament).render()` → the .xlsx file as bytes."""
+    """`TournamentWorkbook(tournament).render()` → the .xlsx file as bytes; `money` adds the
+    Money sheet (for the club's secretaries)."""
 
     chunk_size = 2000
 
-    def __init__(self, tournament: Tournament, *, money: bool = False):
+    def __init__(
+        self, tournament: Tournament, *, money: bool = False, filename: str | None = None
+    ):
         self.tournament = tournament
         self.money = money
+        self.filename = filename or f"{tournament.slug}.xlsx"
+
+    def export(self) -> Export:
+        return Export(self.filename, XLSX, self.render())
 
     def render(self) -> bytes:
         buffer = io.BytesIO()
@@ -188,16 +204,16 @@ class TournamentWorkbook:
     def save(self, target) -> None:
         """Write the workbook to `target` (a path or a binary file)."""
         self.workbook = Workbook(write_only=True)
-        standings = selectors.tournament_standings(self.tournament)
+        standings = tournament_standings(self.tournament)
         series = list(self.tournament.series.order_by("number"))
         self.write_standings(standings, [s.number for s in series])
         if self.money:
-            money = selectors.tournament_money(self.tournament)
+            money = tournament_money(self.tournament)
             if money.has_money:
                 self.write_money(money)
         for one in series:
             self.write_series(one)
-        self.write_teams(selectors.team_standings(self.tournament, standings=standings))
+        self.write_teams(team_standings(self.tournament, standings=standings))
         self.write_games()
         self.write_penalties()
         self.workbook.save(target)
@@ -307,7 +323,7 @@ class TournamentWorkbook:
             Column(_("Provisional"), 11),
         ]
         ws = self.sheet(_("Series %(number)s") % {"number": series.number}, columns)
-        standings = selectors.series_standings(series)
+        standings = series_standings(series)
         for row in standings:
             result = row.series.get(series.number)
             ws.append(
@@ -333,13 +349,13 @@ class TournamentWorkbook:
         self.provisional_legend(ws, standings)
 
     @staticmethod
-    def provisional_mark(row: selectors.StandingRow) -> str:
+    def provisional_mark(row: StandingRow) -> str:
         """As the HTML tables: the row counts games entered at a table, not yet confirmed
         (or has a disputed game, which counts nowhere yet)."""
         return "*" if row.provisional else ""
 
     @staticmethod
-    def provisional_legend(ws, standings: Sequence[selectors.StandingRow]):
+    def provisional_legend(ws, standings: Sequence[StandingRow]):
         """Below the rows (and outside the auto filter), if any row is marked."""
         if any(row.provisional for row in standings):
             ws.append([])
@@ -396,7 +412,7 @@ class TournamentWorkbook:
             Column(_("Prizes"), 30),
         ]
 
-    def write_money(self, money: selectors.TournamentMoney):
+    def write_money(self, money: TournamentMoney):
         """Balance: positive, the player owes the club; negative, the club owes the player."""
         columns = self.money_columns()
         ws = self.sheet(_("Money"), columns)
@@ -465,13 +481,13 @@ class TournamentWorkbook:
 
     # ----------------------------------------------------------------------------------
 
-    # The sheet row's declared fields (services.DECLARED_FIELDS) between its place and its
+    # The sheet row's declared fields (games.DECLARED_FIELDS) between its place and its
     # computed values; the unpacking in write_games follows this order.
     GAME_FIELDS = (
         "table_id",
         "number",
         "declarer",
-        *services.DECLARED_FIELDS,
+        *DECLARED_FIELDS,
         "ramsch",
         "value",
         "score",
@@ -537,7 +553,7 @@ class TournamentWorkbook:
 
     def game_rows(self) -> Iterator[tuple[int | str | None, ...]]:
         """One row per game. A disputed game shows what was entered but no computed values:
-        it counts nowhere until settled (selectors.disputed_games), so that the Score and
+        it counts nowhere until settled (sheets.selectors.disputed_games), so that the Score and
         list-points columns add up to the Standings sheet."""
         tables = {
             table.pk: table
@@ -547,7 +563,7 @@ class TournamentWorkbook:
         }
         names = self.seat_names()
         table_ids = Table.objects.filter(series__tournament=self.tournament).values("id")
-        disputed = {pk for pks in selectors.disputed_games(table_ids).values() for pk in pks}
+        disputed = {pk for pks in disputed_games(table_ids).values() for pk in pks}
         labels = {
             **{value: str(label) for value, label in GameType.choices},
             **{f"trump:{value}": str(label) for value, label in Trump.choices},
@@ -559,7 +575,7 @@ class TournamentWorkbook:
         }
         # Flags print as "x" and stay empty when off: empty cells cost nothing to write.
         games = (
-            selectors.games_of_tournament(self.tournament)
+            games_of_tournament(self.tournament)
             .values_list(*self.GAME_FIELDS)
             .iterator(chunk_size=self.chunk_size)
         )

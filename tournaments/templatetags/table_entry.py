@@ -3,7 +3,7 @@
 from django import template
 from django.urls import reverse
 
-from tournaments import selectors
+from tournaments.entry.selectors import provisional_counts
 from tournaments.models import Series, Table
 
 register = template.Library()
@@ -14,7 +14,7 @@ def entry_links(context, series: Series) -> dict[int, dict]:
     """table id → {"url", "url_2" (double entry), "provisional"}: two queries per series."""
     request = context["request"]
     double = series.tournament.double_entry
-    provisional = selectors.provisional_counts(Table.objects.filter(series=series))
+    provisional = provisional_counts(Table.objects.filter(series=series))
 
     def address(token):
         if not token:

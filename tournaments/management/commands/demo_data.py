@@ -11,9 +11,10 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from tournaments import demo, services
+from tournaments import demo
 from tournaments.errors import UserError
 from tournaments.models import Club, Game, RuleSet
+from tournaments.registry.services import club_create
 
 BENCHMARK_CLUB = "Benchmark"
 
@@ -58,7 +59,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 club = Club.objects.filter(name=BENCHMARK_CLUB).first()
                 if club is None:
-                    club = services.club_create(name=BENCHMARK_CLUB)
+                    club = club_create(name=BENCHMARK_CLUB)
                 tournament = demo.generate_tournament(
                     club=club,
                     players=options["players"],

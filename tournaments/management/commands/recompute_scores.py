@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments import services
 from tournaments.errors import UserError
+from tournaments.games import scores_recompute
 from tournaments.models import Tournament
 
 
@@ -20,7 +20,7 @@ class Command(BaseCommand):
             if tournament is None:
                 raise CommandError(f"no tournament with slug '{slug}'")
         try:
-            count = services.scores_recompute(tournament=tournament)
+            count = scores_recompute(tournament=tournament)
         except UserError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(f"{count} games recomputed")

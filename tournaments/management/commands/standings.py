@@ -1,7 +1,7 @@
 """`manage.py standings SLUG [--format text|json]`: a tournament's standings.
 
 `json` is the list of interchange.md "Standings JSON"; `text` is the same figures as an
-aligned table for a terminal. Both come from `selectors.tournament_standings`.
+aligned table for a terminal. Both come from `standings.selectors.tournament_standings`.
 """
 
 import json

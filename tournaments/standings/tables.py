@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.templatetags.standings import format_match_points
+from tournaments.formats import format_match_points
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}

@@ -1,4 +1,6 @@
-"""The secretaries' and directors' pages: players, tournaments, registrations, draws.
+"""The secretaries' and directors' pages of the registry: the dashboard, a club's players,
+seasons, tournaments (settings, publishing, finishing, the draw by lot) and registrations
+(by hand, quick add, a player list imported with a preview).
 
 Every state change is a POST that calls one service and redirects (STYLE habit 9).
 """
@@ -8,27 +10,38 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect
-from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView, View
 
-from tournaments import draw as draw_engine
-from tournaments import permissions, player_import, selectors, services
+from tournaments import permissions
+from tournaments.draw import engine as draw_engine
+from tournaments.draw.forms import DrawForm
 from tournaments.errors import UserError
-from tournaments.forms import (
-    DrawForm,
+from tournaments.mixins import ManageMixin, TournamentMixin
+from tournaments.models import Club, Player, Registration, Tournament
+from tournaments.registry import player_import
+from tournaments.registry.forms import (
     PlayerForm,
     PlayerListUploadForm,
     QuickAddPlayerForm,
-    RedrawForm,
     RegistrationAddForm,
     SeasonForm,
-    SeatSwapForm,
     TournamentForm,
 )
-from tournaments.models import Club, Player, Registration, Seat, Tournament
-from tournaments.views.mixins import ManageMixin, SeriesMixin, TournamentMixin
+from tournaments.registry.services import (
+    player_create,
+    player_update,
+    players_import,
+    registration_add,
+    registration_remove,
+    registration_set_lots,
+    season_create,
+    tournament_create,
+    tournament_set_status,
+    tournament_update,
+)
+from tournaments.standings.selectors import tied_groups, tournament_standings
 
 
 class DashboardView(LoginRequiredMixin, TemplateView):
@@ -78,7 +91,7 @@ class ClubPlayersView(ClubMixin, FormView):
 
     def form_valid(self, form):
         try:
-            player = services.player_create(club=self.club, **form.cleaned_data)
+            player = player_create(club=self.club, **form.cleaned_data)
         except UserError as error:
             form.add_error(error.field if error.field in form.fields else None, str(error))
             return self.form_invalid(form)
@@ -106,9 +119,7 @@ class PlayerEditView(ClubMixin, FormView):
 
     def form_valid(self, form):
         try:
-            services.player_update(
-                player=Player.objects.get(pk=self.player.pk), **form.cleaned_data
-            )
+            player_update(player=Player.objects.get(pk=self.player.pk), **form.cleaned_data)
         except UserError as error:
             form.add_error(None, str(error))
             return self.form_invalid(form)
@@ -127,7 +138,7 @@ class SeasonCreateView(ClubMixin, FormView):
 
     def form_valid(self, form):
         try:
-            services.season_create(club=self.club, **form.cleaned_data)
+            season_create(club=self.club, **form.cleaned_data)
         except UserError as error:
             form.add_error(None, str(error))
             return self.form_invalid(form)
@@ -152,7 +163,7 @@ class TournamentCreateView(ClubMixin, FormView):
     def form_valid(self, form):
         data = dict(form.cleaned_data)
         try:
-            tournament = services.tournament_create(
+            tournament = tournament_create(
                 club=self.club,
                 name=data.pop("name"),
                 date=data.pop("date"),
@@ -183,7 +194,7 @@ class TournamentSettingsView(TournamentMixin, ManageMixin, FormView):
 
     def form_valid(self, form):
         try:
-            services.tournament_update(tournament=self.tournament, **form.cleaned_data)
+            tournament_update(tournament=self.tournament, **form.cleaned_data)
         except UserError as error:
             form.add_error(None, str(error))
             return self.form_invalid(form)
@@ -214,7 +225,7 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
         except draw_engine.DrawError:
             split = None
         context.update(
-            ties=selectors.tied_groups(selectors.tournament_standings(self.tournament)),
+            ties=tied_groups(tournament_standings(self.tournament)),
             registrations=registrations,
             series_list=series,
             add_form=RegistrationAddForm(tournament=self.tournament),
@@ -237,17 +248,13 @@ class TournamentActionView(TournamentMixin, ManageMixin, View):
         action = request.POST.get("action")
         try:
             if action in ("publish", "unpublish"):
-                services.tournament_update(
-                    tournament=self.tournament, published=action == "publish"
-                )
+                tournament_update(tournament=self.tournament, published=action == "publish")
             elif action == "finish":
-                services.tournament_set_status(
+                tournament_set_status(
                     tournament=self.tournament, status=Tournament.Status.FINISHED
                 )
             elif action == "reopen":
-                services.tournament_set_status(
-                    tournament=self.tournament, status=Tournament.Status.RUNNING
-                )
+                tournament_set_status(tournament=self.tournament, status=Tournament.Status.RUNNING)
             else:
                 raise UserError(_("Unknown action."))
         except UserError as error:
@@ -272,7 +279,7 @@ class LotsView(TournamentMixin, ManageMixin, View):
             if lots[player_id] is not None and not 1 <= lots[player_id] <= 9999:
                 messages.error(request, _("Enter whole numbers for the draw by lot."))
                 return redirect("manage:tournament", tournament=self.tournament.slug)
-        services.registration_set_lots(tournament=self.tournament, lots=lots)
+        registration_set_lots(tournament=self.tournament, lots=lots)
         messages.success(request, _("The draw by lot is recorded."))
         return redirect("manage:tournament", tournament=self.tournament.slug)
 
@@ -281,7 +288,7 @@ class RegistrationAddView(TournamentMixin, ManageMixin, View):
     def post(self, request, *args, **kwargs):
         form = RegistrationAddForm(request.POST, tournament=self.tournament)
         if form.is_valid():
-            added = services.registration_add(
+            added = registration_add(
                 tournament=self.tournament, players=form.cleaned_data["players"]
             )
             messages.success(request, _("%(n)s players registered.") % {"n": added})
@@ -299,8 +306,8 @@ class RegistrationQuickAddView(TournamentMixin, ManageMixin, View):
             messages.error(request, _("Enter the new player's name."))
         else:
             try:
-                player = services.player_create(club=self.tournament.club, **form.cleaned_data)
-                services.registration_add(tournament=self.tournament, players=[player])
+                player = player_create(club=self.tournament.club, **form.cleaned_data)
+                registration_add(tournament=self.tournament, players=[player])
                 messages.success(request, _("%(name)s registered.") % {"name": player.name})
             except UserError as error:
                 messages.error(request, str(error))
@@ -311,125 +318,11 @@ class RegistrationRemoveView(TournamentMixin, ManageMixin, View):
     def post(self, request, *args, **kwargs):
         registration = get_object_or_404(Registration, pk=kwargs["pk"], tournament=self.tournament)
         try:
-            services.registration_remove(registration=registration)
+            registration_remove(registration=registration)
             messages.success(request, _("Registration removed."))
         except UserError as error:
             messages.error(request, str(error))
         return redirect("manage:tournament", tournament=self.tournament.slug)
-
-
-class SeriesDrawView(TournamentMixin, ManageMixin, View):
-    def post(self, request, *args, **kwargs):
-        form = DrawForm(request.POST)
-        if not form.is_valid():
-            messages.error(request, _("Check the draw settings: %(e)s") % {"e": form.errors})
-            return redirect("manage:tournament", tournament=self.tournament.slug)
-        try:
-            series = services.series_draw(
-                tournament=self.tournament,
-                method=form.cleaned_data["method"],
-                seed=form.cleaned_data["seed"],
-                keep_apart=form.cleaned_data["keep_apart"],
-                user=request.user,
-            )
-        except UserError as error:
-            messages.error(request, str(error))
-            return redirect("manage:tournament", tournament=self.tournament.slug)
-        messages.success(
-            request,
-            _("Series %(n)s drawn (seed %(seed)s).")
-            % {"n": series.number, "seed": series.draw_seed},
-        )
-        return redirect("manage:series", tournament=self.tournament.slug, series=series.number)
-
-
-class SeriesManageView(SeriesMixin, ManageMixin, TemplateView):
-    template_name = "tournaments/manage/series.html"
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        tables = list(
-            self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
-        )
-        context["tables"] = tables
-        context["draw_form"] = RedrawForm(initial={"keep_apart": self.series.keep_apart})
-        context["conflicts"] = self._conflicts(tables)
-        return context
-
-    def _conflicts(self, tables):
-        seats_by_table = [[seat.player for seat in t.seats.all()] for t in tables]
-        entrants = [
-            draw_engine.Entrant(id=p.pk, team=p.team, club=str(p.club_id or ""))
-            for players in seats_by_table
-            for p in players
-        ]
-        # Pairs who met in an earlier series; this series' own pairs are what is checked.
-        previous = services._previous_opponents(self.tournament, before=self.series.number)
-        names = {p.pk: p.name for players in seats_by_table for p in players}
-        found = draw_engine.conflicts(
-            [[p.pk for p in players] for players in seats_by_table],
-            entrants,
-            previous,
-            self.series.keep_apart,
-        )
-        return [(names[a], names[b], reason) for a, b, reason in found]
-
-
-class SeriesActionView(SeriesMixin, ManageMixin, View):
-    """Redraw, close, reopen or remove a series; swap two seats."""
-
-    def post(self, request, *args, **kwargs):
-        action = request.POST.get("action")
-        target = reverse(
-            "manage:series",
-            kwargs={"tournament": self.tournament.slug, "series": self.series.number},
-        )
-        try:
-            if action == "redraw":
-                form = RedrawForm(request.POST)
-                if not form.is_valid():
-                    raise UserError(
-                        _("Check the draw settings: %(e)s")
-                        % {"e": " ".join(e for errors in form.errors.values() for e in errors)}
-                    )
-                services.series_redraw(
-                    series=self.series,
-                    seed=form.cleaned_data["seed"],
-                    keep_apart=form.cleaned_data["keep_apart"],
-                    user=request.user,
-                )
-                messages.success(request, _("The series was drawn again."))
-            elif action == "swap":
-                chosen = request.POST.getlist("seat")
-                form = SeatSwapForm(dict(zip(("seat_a", "seat_b"), chosen, strict=False)))
-                if len(chosen) != 2 or not form.is_valid():
-                    raise UserError(_("Choose exactly two seats to swap."))
-                seats = list(
-                    Seat.objects.filter(
-                        series=self.series,
-                        pk__in=[form.cleaned_data["seat_a"], form.cleaned_data["seat_b"]],
-                    )
-                )
-                if len(seats) != 2:
-                    raise UserError(_("Choose exactly two seats to swap."))
-                a, b = seats
-                services.seat_swap(seat_a=a, seat_b=b, user=request.user)
-                messages.success(request, _("Seats swapped."))
-            elif action == "close":
-                services.series_close(series=self.series, user=request.user)
-                messages.success(request, _("The series is closed."))
-            elif action == "reopen":
-                services.series_reopen(series=self.series, user=request.user)
-                messages.success(request, _("The series is open again."))
-            elif action == "delete":
-                services.series_delete(series=self.series, user=request.user)
-                messages.success(request, _("The series was removed."))
-                return redirect("manage:tournament", tournament=self.tournament.slug)
-            else:
-                raise UserError(_("Unknown action."))
-        except UserError as error:
-            messages.error(request, str(error))
-        return redirect(target)
 
 
 class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
@@ -453,7 +346,7 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
                 messages.error(request, _("The preview has expired; upload the list again."))
                 return redirect("manage:registration_import", tournament=self.tournament.slug)
             try:
-                result = services.players_import(tournament=self.tournament, rows=rows)
+                result = players_import(tournament=self.tournament, rows=rows)
             except UserError as error:
                 messages.error(request, str(error))
                 return redirect("manage:registration_import", tournament=self.tournament.slug)

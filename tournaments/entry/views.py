@@ -15,7 +15,7 @@ the rows it still holds.
 Under double entry the second list keeper's link (`entry_token_2`) keys the second copy of
 the sheet; that keeper can confirm the sheet once both copies agree. The director's pages
 (`manage:entry_*`) confirm, settle differing rows side by side, and issue, reissue or
-revoke the links. Every write is a service call (`services.game_record_at_table`,
+revoke the links. Every write is a service call (`entry.services.game_record_at_table`,
 `sheet_copy_record`, `sheet_confirm`, `sheet_settle`, `table_link_*`).
 """
 
@@ -33,14 +33,28 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
-from tournaments import selectors, services
-from tournaments.entry_forms import LinkActionForm, RowSendForm, SettleForm
+from tournaments.entry.forms import LinkActionForm, RowSendForm, SettleForm
+from tournaments.entry.selectors import CopyRow, copy_sheet, entry_link, sheet_copies_compare
+from tournaments.entry.services import (
+    SECOND_KEEPER,
+    client_id_changed,
+    client_id_entered,
+    game_record_at_table,
+    series_links_revoke,
+    sheet_confirm,
+    sheet_copy_record,
+    sheet_settle,
+    table_link_reissue,
+    table_link_revoke,
+    table_links_issue,
+)
 from tournaments.errors import UserError
+from tournaments.formats import describe
+from tournaments.mixins import ManageMixin, SeriesMixin
 from tournaments.models import Series, SheetCopy
-from tournaments.sheet_forms import GameRowForm, seats_of
-from tournaments.templatetags.skat import describe
-from tournaments.views.mixins import ManageMixin, SeriesMixin
-from tournaments.views.sheet import SheetMixin, history, preview_text
+from tournaments.sheets.forms import GameRowForm, seats_of
+from tournaments.sheets.selectors import Sheet, table_sheet
+from tournaments.sheets.views import SheetMixin, history, positive_int, preview_reply
 
 # HTTP status of a refused row, by the UserError's code (anything else: 400).
 STATUS_BY_CODE = {
@@ -119,7 +133,7 @@ class EntryLinkMixin:
     """`self.table` and `self.keeper` (1 or 2) from the link's token, or a 404 page."""
 
     def dispatch(self, request, *args, **kwargs):
-        found = selectors.entry_link(kwargs["token"])
+        found = entry_link(kwargs["token"])
         if found is None:
             response = self.unknown_link(request, kwargs["token"])
         else:
@@ -195,7 +209,7 @@ class EntryLinkMixin:
 
     @property
     def second_copy(self) -> bool:
-        return self.keeper == services.SECOND_KEEPER
+        return self.keeper == SECOND_KEEPER
 
     @cached_property
     def is_open(self) -> bool:
@@ -206,16 +220,16 @@ class EntryLinkMixin:
         return seats_of(self.table)
 
     @cached_property
-    def sheet(self) -> selectors.Sheet:
+    def sheet(self) -> Sheet:
         if self.second_copy:
-            return selectors.copy_sheet(self.table)
-        return selectors.table_sheet(self.table, blank_rows=False)
+            return copy_sheet(self.table)
+        return table_sheet(self.table, blank_rows=False)
 
     @cached_property
-    def compare(self) -> list[selectors.CopyRow]:
+    def compare(self) -> list[CopyRow]:
         if not self.tournament.double_entry:
             return []
-        return selectors.sheet_copies_compare(self.table)
+        return sheet_copies_compare(self.table)
 
     @property
     def next_number(self) -> int:
@@ -386,25 +400,9 @@ class EntryPreviewView(EntryLinkMixin, View):
     """The live value of the row being typed (no write): as on the secretary's screen."""
 
     def post(self, request, *args, **kwargs):
-        number = _positive_int(request.POST.get("number")) or self.next_number
+        number = positive_int(request.POST.get("number")) or self.next_number
         form = self.row_form(request.POST, number=number)
-        if not form.is_valid():
-            field, errors = next(iter(form.errors.items()))
-            return JsonResponse(
-                {"ok": False, "error": errors[0], "field": None if field == "__all__" else field}
-            )
-        try:
-            result = services.game_preview(
-                table=self.table, data=form.game_mapping(), number=number
-            )
-        except UserError as error:
-            return JsonResponse(
-                {"ok": False, "error": str(error), "field": form.error_field(error)}
-            )
-        text = preview_text(
-            result, form.cleaned_data["game"], list_points=self.tournament.uses_list_points
-        )
-        return JsonResponse({"ok": True, **result, "text": text})
+        return preview_reply(form, table=self.table, number=number)
 
 
 class EntryGamesView(EntryLinkMixin, View):
@@ -436,9 +434,7 @@ class EntryGamesView(EntryLinkMixin, View):
         if replay is not None and not form.is_valid():
             # The same id with a row that does not even check: not the row stored with it.
             return self.refuse(
-                services.client_id_changed(
-                    replay["number"] if isinstance(replay, dict) else replay.number
-                ),
+                client_id_changed(replay["number"] if isinstance(replay, dict) else replay.number),
                 as_json=as_json,
             )
         if replay is None and not form.is_valid():
@@ -455,9 +451,7 @@ class EntryGamesView(EntryLinkMixin, View):
                 )
             return self.render_form(form)
         try:
-            record = (
-                services.sheet_copy_record if self.second_copy else services.game_record_at_table
-            )
+            record = sheet_copy_record if self.second_copy else game_record_at_table
             stored, created = record(
                 table=self.table,
                 data=form.game_mapping(),
@@ -522,7 +516,7 @@ class EntryPhoneConfirmView(EntryLinkMixin, View):
         if not self.second_copy:
             return self.unknown_link(request, kwargs["token"])
         try:
-            count = services.sheet_confirm(table=self.table, second_keeper=True)
+            count = sheet_confirm(table=self.table, second_keeper=True)
         except UserError as error:
             messages.error(request, str(error))
         else:
@@ -537,15 +531,7 @@ def _stored_elsewhere(request) -> int | None:
         client_id = uuid.UUID(str(body.get("client_id")))
     except (ValueError, TypeError, AttributeError):
         return None
-    return services.client_id_entered(client_id)
-
-
-def _positive_int(raw) -> int | None:
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        return None
-    return value if value >= 1 else None
+    return client_id_entered(client_id)
 
 
 # --------------------------------------------------------------------------------------
@@ -561,7 +547,7 @@ class EntryConfirmView(SheetMixin, TemplateView):
 
     def post(self, request, *args, **kwargs):
         try:
-            count = services.sheet_confirm(table=self.table, user=request.user)
+            count = sheet_confirm(table=self.table, user=request.user)
         except UserError as error:
             messages.error(request, str(error))
         else:
@@ -580,10 +566,8 @@ class EntryConfirmView(SheetMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        sheet = selectors.table_sheet(self.table, blank_rows=False)
-        compare = (
-            selectors.sheet_copies_compare(self.table) if self.tournament.double_entry else []
-        )
+        sheet = table_sheet(self.table, blank_rows=False)
+        compare = sheet_copies_compare(self.table) if self.tournament.double_entry else []
         provisional = sum(1 for row in sheet.rows if row.game and row.game.provisional)
         unsettled = [row for row in compare if row.unsettled]
         links = []
@@ -618,7 +602,7 @@ class EntrySettleView(SheetMixin, View):
             messages.error(request, _("Choose a version."))
             return redirect(url)
         try:
-            numbers = services.sheet_settle(
+            numbers = sheet_settle(
                 table=self.table,
                 choose=form.cleaned_data["choose"],
                 number=form.cleaned_data["number"],
@@ -648,12 +632,12 @@ class EntryLinkView(SheetMixin, View):
         action, keeper = form.cleaned_data["action"], form.cleaned_data["keeper"]
         try:
             if action == "revoke":
-                services.table_link_revoke(table=self.table, keeper=keeper, user=request.user)
+                table_link_revoke(table=self.table, keeper=keeper, user=request.user)
                 messages.success(
                     request, _("%(table)s: the link is revoked.") % {"table": self.table}
                 )
             else:
-                services.table_link_reissue(table=self.table, keeper=keeper, user=request.user)
+                table_link_reissue(table=self.table, keeper=keeper, user=request.user)
                 messages.success(
                     request,
                     _("%(table)s: a new link is issued; the old one no longer works.")
@@ -678,10 +662,10 @@ class EntryLinksView(SeriesMixin, ManageMixin, View):
             return redirect(target + "#links")
         action = form.cleaned_data["action"]
         if action == "revoke":
-            count = services.series_links_revoke(series=self.series, user=request.user)
+            count = series_links_revoke(series=self.series, user=request.user)
             messages.success(request, _("The links of %(n)s tables are revoked.") % {"n": count})
         else:
-            count = services.table_links_issue(
+            count = table_links_issue(
                 series=self.series, reissue=action == "reissue", user=request.user
             )
             messages.success(request, _("%(n)s links issued.") % {"n": count})

@@ -1,9 +1,9 @@
-"""Forms of the secretaries' pages. They parse and check input; services write."""
+"""Forms of the registry's pages. They parse and check input; services write."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Category, Player, Season, Series, Tournament
+from tournaments.models import Category, Player, Season, Tournament
 
 
 class TournamentForm(forms.ModelForm):
@@ -72,32 +72,6 @@ class RegistrationAddForm(forms.Form):
         self.fields["players"].queryset = Player.objects.filter(club=tournament.club).exclude(
             registrations__tournament=tournament
         )
-
-
-class DrawForm(forms.Form):
-    KEEP_APART = Series.KeepApart.choices
-    method = forms.ChoiceField(
-        label=_("Draw"), choices=Series.DrawMethod.choices, initial=Series.DrawMethod.RANDOM
-    )
-    keep_apart = forms.ChoiceField(label=_("Keep apart"), choices=KEEP_APART, initial="team")
-    seed = forms.IntegerField(
-        label=_("Seed"),
-        required=False,
-        min_value=1,
-        max_value=2**31 - 1,
-        help_text=_("Leave empty for a new random draw; a seed repeats an earlier draw."),
-    )
-
-
-class RedrawForm(DrawForm):
-    """Draw a series again: its method stays, who is kept apart and the seed may change."""
-
-    method = None
-
-
-class SeatSwapForm(forms.Form):
-    seat_a = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
-    seat_b = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
 
 
 class PlayerListUploadForm(forms.Form):

@@ -43,7 +43,7 @@ Everything random comes from ``random.Random(seed)``, and the entrants are sorte
 first, so the same entrants, options and seed always give the same draw, whatever order
 the caller lists them in.
 
-This module is pure Python with no Django import; ``tournaments.services`` turns a
+This module is pure Python with no Django import; ``tournaments.draw.services`` turns a
 `DrawError` code into a translated message and stores the draw.
 """
 

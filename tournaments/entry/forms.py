@@ -1,6 +1,6 @@
 """Forms of entry at the table: what a phone sends with each row, and the director's choices.
 
-The row itself is a `sheet_forms.GameRowForm`, as on the secretary's screen; `RowSendForm`
+The row itself is a `sheets.forms.GameRowForm`, as on the secretary's screen; `RowSendForm`
 only carries the phone's id of the row (`client_id`, so that a row sent twice is entered
 once) and the game number the phone meant.
 """

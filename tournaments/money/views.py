@@ -1,7 +1,8 @@
 """The money desk of a tournament (its club's secretaries only): fees, the prize plan,
-payments, the cash summary, the prize list PDF and the workbook with the money sheet.
+payments and the cash summary (the prize list PDF and the workbook with the money sheet
+are `exporters.views` downloads).
 
-The figures are `selectors.tournament_money` (which also defines the pot, the balances
+The figures are `money.selectors.tournament_money` (which also defines the pot, the balances
 and the sign of payments); every change is a POST that calls one service and redirects.
 A form with mistakes is shown again on the page with its messages and the text as typed.
 """
@@ -13,20 +14,24 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
-from tournaments import selectors, services
 from tournaments.errors import UserError
-from tournaments.exporters.prizes import PrizeListPdf
-from tournaments.exporters.workbook import TournamentWorkbook
+from tournaments.formats import format_money
+from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Payment, Registration
-from tournaments.money_forms import (
+from tournaments.money.forms import (
     MoneySettingsForm,
     PaymentForm,
     PrizePlanForm,
     prize_plan_text,
 )
-from tournaments.templatetags.money import format_money
-from tournaments.views.exports import PDF, XLSX, download
-from tournaments.views.mixins import ManageMixin, TournamentMixin
+from tournaments.money.selectors import TournamentMoney, tournament_money
+from tournaments.money.services import (
+    payment_delete,
+    payment_record,
+    payment_settle,
+    prize_plan_replace,
+    tournament_money_update,
+)
 
 
 class MoneyMixin(TournamentMixin, ManageMixin):
@@ -44,8 +49,8 @@ class MoneyView(MoneyMixin, TemplateView):
     template_name = "tournaments/manage/money.html"
 
     @cached_property
-    def money(self) -> selectors.TournamentMoney:
-        return selectors.tournament_money(self.tournament)
+    def money(self) -> TournamentMoney:
+        return tournament_money(self.tournament)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -84,7 +89,7 @@ class MoneySettingsView(MoneyView):
         form = MoneySettingsForm.for_tournament(self.tournament, request.POST)
         if form.is_valid():
             try:
-                services.tournament_money_update(tournament=self.tournament, **form.cleaned_data)
+                tournament_money_update(tournament=self.tournament, **form.cleaned_data)
             except UserError as error:
                 form.add_error(error.field if error.field in form.fields else None, str(error))
             else:
@@ -101,9 +106,7 @@ class PrizePlanView(MoneyView):
         form = PrizePlanForm(request.POST, currency=self.tournament.currency)
         if form.is_valid():
             try:
-                services.prize_plan_replace(
-                    tournament=self.tournament, prizes=form.cleaned_data["prizes"]
-                )
+                prize_plan_replace(tournament=self.tournament, prizes=form.cleaned_data["prizes"])
             except UserError as error:
                 form.add_error("plan", str(error))
             else:
@@ -128,7 +131,7 @@ class PaymentRecordView(MoneyMixin, View):
             messages.error(request, f"{registration.player.name}: {errors}")
             return redirect(self.money_url(anchor))
         try:
-            payment = services.payment_record(
+            payment = payment_record(
                 registration=registration, user=request.user, **form.cleaned_data
             )
         except UserError as error:
@@ -156,7 +159,7 @@ class PaymentSettleView(MoneyMixin, View):
             tournament=self.tournament,
         )
         try:
-            payments = services.payment_settle(registration=registration, user=request.user)
+            payments = payment_settle(registration=registration, user=request.user)
         except UserError as error:
             messages.error(request, str(error))
         else:
@@ -177,26 +180,6 @@ class PaymentDeleteView(MoneyMixin, View):
         payment = get_object_or_404(
             Payment, pk=kwargs["pk"], registration__tournament=self.tournament
         )
-        services.payment_delete(payment=payment)
+        payment_delete(payment=payment)
         messages.success(request, _("The payment was deleted."))
         return redirect(self.money_url("payments"))
-
-
-class PrizeListPdfView(MoneyMixin, View):
-    def get(self, request, *args, **kwargs):
-        return download(
-            PrizeListPdf(self.tournament).render(),
-            content_type=PDF,
-            filename=f"{self.tournament.slug}-prizes.pdf",
-        )
-
-
-class MoneyWorkbookView(MoneyMixin, View):
-    """The tournament workbook with the Money sheet (the public one leaves money out)."""
-
-    def get(self, request, *args, **kwargs):
-        return download(
-            TournamentWorkbook(self.tournament, money=True).render(),
-            content_type=XLSX,
-            filename=f"{self.tournament.slug}-money.xlsx",
-        )

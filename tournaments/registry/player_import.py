@@ -3,7 +3,7 @@
 A list has a header row; columns are found by name in English or German (case and spaces
 ignored): `name` (or `first name` + `last name`), `club`, `team`, `category`,
 `federation number`. Every row is checked; the secretary sees the good rows and every bad
-one with its line and reason before anything is written (`services.players_import`).
+one with its line and reason before anything is written (`registry.services.players_import`).
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def read_player_list(
     """Parse an uploaded list; raises ImportFileError when the file itself is unusable.
 
     `home_club` is the tournament's club (a row without a club plays for it, as
-    `services.players_import` reads it); a club not in `known_clubs` is marked new.
+    `registry.services.players_import` reads it); a club not in `known_clubs` is marked new.
     """
     if len(data) > MAX_BYTES:
         raise ImportFileError(_("The file is larger than 2 MB."))
@@ -195,7 +195,7 @@ def read_player_list(
     report = ImportReport()
     known = {name.casefold() for name in known_clubs} | {home_club.casefold()}
     # A row's player is the same as an earlier row's when the resolved club and the name,
-    # or the resolved club and the federation number, agree (`services.players_import`).
+    # or the resolved club and the federation number, agree (`registry.services.players_import`).
     seen: dict[tuple[str, str], int] = {}
     seen_numbers: dict[tuple[str, str], int] = {}
     for line, row in numbered[1:]:

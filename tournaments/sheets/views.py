@@ -3,7 +3,7 @@
 A secretary keys the paper list row by row (`SheetView`); the live value comes from
 `SheetPreviewView` (JSON, no write); a stored row is corrected with its history kept
 (`GameCorrectView`); the last row can be deleted; penalties are added; the sheet is closed
-against the paper totals (`SheetCloseView`) and reopened. Every score comes from `services`
+against the paper totals (`SheetCloseView`) and reopened. Every score comes from `games`
 (the one bridge to the rules engine); the views only parse, call and show.
 """
 
@@ -15,8 +15,9 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
-from tournaments import selectors, services
 from tournaments.errors import UserError
+from tournaments.games import game_mapping_of, game_preview
+from tournaments.mixins import ManageMixin, TableMixin
 from tournaments.models import (
     Game,
     GameChange,
@@ -26,14 +27,23 @@ from tournaments.models import (
     Series,
     Trump,
 )
-from tournaments.sheet_forms import (
+from tournaments.sheets.forms import (
     GameCorrectForm,
     GameRowForm,
     PaperTotalsForm,
     PenaltyForm,
     seats_of,
 )
-from tournaments.views.mixins import ManageMixin, TableMixin
+from tournaments.sheets.selectors import table_sheet
+from tournaments.sheets.services import (
+    game_correct,
+    game_delete,
+    game_record,
+    penalty_delete,
+    penalty_record,
+    table_close,
+    table_reopen,
+)
 
 
 class SheetMixin(TableMixin, ManageMixin):
@@ -84,7 +94,7 @@ class SheetView(SheetMixin, TemplateView):
         form = self.row_form(request.POST)
         if form.is_valid():
             try:
-                services.game_record(table=self.table, data=form.game_mapping(), user=request.user)
+                game_record(table=self.table, data=form.game_mapping(), user=request.user)
             except UserError as error:
                 form.add_user_error(error)
             else:
@@ -93,7 +103,7 @@ class SheetView(SheetMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        sheet = selectors.table_sheet(self.table, blank_rows=False)
+        sheet = table_sheet(self.table, blank_rows=False)
         played = sum(1 for row in sheet.rows if row.game is not None)
         form = kwargs.get("form") or self.row_form()
         form.set_focus()
@@ -128,10 +138,10 @@ class SheetView(SheetMixin, TemplateView):
 
 
 class SheetPreviewView(SheetMixin, View):
-    """The live value of a row being typed: JSON from `services.game_preview`, no write."""
+    """The live value of a row being typed: JSON from `games.game_preview`, no write."""
 
     def post(self, request, *args, **kwargs):
-        number = _positive_int(request.GET.get("game"))
+        number = positive_int(request.GET.get("game"))
         form = GameRowForm(
             request.POST,
             table=self.table,
@@ -139,25 +149,26 @@ class SheetPreviewView(SheetMixin, View):
             number=number or self.next_number,
             seats=self.seats,
         )
-        if not form.is_valid():
-            field, errors = next(iter(form.errors.items()))
-            return JsonResponse(
-                {"ok": False, "error": errors[0], "field": None if field == "__all__" else field}
-            )
-        try:
-            result = services.game_preview(
-                table=self.table, data=form.game_mapping(), number=number
-            )
-        except UserError as error:
-            return JsonResponse(
-                {"ok": False, "error": str(error), "field": form.error_field(error)}
-            )
-        return JsonResponse(
-            {"ok": True, **result, "text": self.describe(result, form.cleaned_data["game"])}
-        )
+        return preview_reply(form, table=self.table, number=number)
 
-    def describe(self, result: dict, game: str) -> str:
-        return preview_text(result, game, list_points=self.tournament.uses_list_points)
+
+def preview_reply(form: GameRowForm, *, table, number: int | None) -> JsonResponse:
+    """The live value of a typed row as the screens' scripts read it (desk and phone):
+    {"ok": true, value, score, won, overbid, list points, "text"}, or {"ok": false,
+    "error", "field"} naming the field to mark."""
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
+        return JsonResponse(
+            {"ok": False, "error": errors[0], "field": None if field == "__all__" else field}
+        )
+    try:
+        result = game_preview(table=table, data=form.game_mapping(), number=number)
+    except UserError as error:
+        return JsonResponse({"ok": False, "error": str(error), "field": form.error_field(error)})
+    text = preview_text(
+        result, form.cleaned_data["game"], list_points=form.tournament.uses_list_points
+    )
+    return JsonResponse({"ok": True, **result, "text": text})
 
 
 def preview_text(result: dict, game: str, *, list_points: bool) -> str:
@@ -203,7 +214,7 @@ class GameCorrectView(SheetMixin, TemplateView):
         if form.is_valid():
             try:
                 before = self.game.updated
-                game = services.game_correct(
+                game = game_correct(
                     game=self.game,
                     data=form.game_mapping(),
                     user=request.user,
@@ -225,7 +236,7 @@ class GameCorrectView(SheetMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         form = kwargs.get("form") or self.correct_form(
-            initial=GameRowForm.initial_from(services.game_mapping_of(self.game))
+            initial=GameRowForm.initial_from(game_mapping_of(self.game))
         )
         form.set_focus()
         context.update(
@@ -252,9 +263,7 @@ class GameDeleteView(SheetMixin, View):
     def post(self, request, *args, **kwargs):
         game = get_object_or_404(Game, table=self.table, number=kwargs["game"])
         try:
-            services.game_delete(
-                game=game, user=request.user, reason=request.POST.get("reason", "")
-            )
+            game_delete(game=game, user=request.user, reason=request.POST.get("reason", ""))
         except UserError as error:
             messages.error(request, str(error))
         else:
@@ -267,7 +276,7 @@ class PenaltyView(SheetMixin, View):
         form = PenaltyForm(request.POST, seats=self.seats)
         if form.is_valid():
             try:
-                services.penalty_record(table=self.table, user=request.user, **form.cleaned_data)
+                penalty_record(table=self.table, user=request.user, **form.cleaned_data)
             except UserError as error:
                 messages.error(request, str(error))
             else:
@@ -287,7 +296,7 @@ class PenaltyDeleteView(SheetMixin, View):
     def post(self, request, *args, **kwargs):
         penalty = get_object_or_404(Penalty, table=self.table, pk=kwargs["pk"])
         try:
-            services.penalty_delete(
+            penalty_delete(
                 penalty=penalty, user=request.user, reason=request.POST.get("reason", "")
             )
         except UserError as error:
@@ -308,7 +317,7 @@ class SheetCloseView(SheetMixin, TemplateView):
         if form.is_valid():
             accept = bool(request.POST.get("accept"))
             try:
-                differences = services.table_close(
+                differences = table_close(
                     table=self.table,
                     paper_totals=form.paper_totals(),
                     accept_differences=accept,
@@ -332,7 +341,7 @@ class SheetCloseView(SheetMixin, TemplateView):
             seats=self.seats,
             initial={f"seat_{k}": v for k, v in (self.table.paper_totals or {}).items()},
         )
-        sheet = selectors.table_sheet(self.table, blank_rows=False)
+        sheet = table_sheet(self.table, blank_rows=False)
         context.update(
             form=form,
             differences=[
@@ -355,7 +364,7 @@ class SheetCloseView(SheetMixin, TemplateView):
 class SheetReopenView(SheetMixin, View):
     def post(self, request, *args, **kwargs):
         try:
-            services.table_reopen(table=self.table, user=request.user)
+            table_reopen(table=self.table, user=request.user)
         except UserError as error:
             messages.error(request, str(error))
         else:
@@ -399,7 +408,7 @@ def history(changes) -> list[dict]:
                 lines.append((_field_label(name), _show(name, old), _show(name, new)))
         else:
             for name, value in change.diff.items():
-                if name == "client_id":  # the phone's row id (table_entry): not for people
+                if name == "client_id":  # the phone's row id (entry.views): not for people
                     continue
                 if value is None or value == "" or (value is False and name != "won"):
                     continue
@@ -408,7 +417,8 @@ def history(changes) -> list[dict]:
     return entries
 
 
-def _positive_int(raw) -> int | None:
+def positive_int(raw) -> int | None:
+    """A whole number from 1 up out of a query or form value, else None."""
     try:
         value = int(raw)
     except (TypeError, ValueError):

@@ -1,6 +1,6 @@
 """Forms of the money page: fees, the prize plan (one prize per line of text), payments.
 
-They parse and check the input; `services` validates again and writes.
+They parse and check the input; `money.services` validates again and writes.
 
 The prize plan is typed as text, one prize per line, so that a director can set up the
 usual plan in a few seconds and copy it from the last evening:
@@ -82,7 +82,7 @@ def parse_amount(text: str, *, currency: str = "") -> tuple[Decimal | None, Deci
 
 
 def parse_prize_plan(text: str, *, currency: str = "") -> list[dict]:
-    """The prize mappings of `services.prize_plan_replace`, with their line numbers.
+    """The prize mappings of `money.services.prize_plan_replace`, with their line numbers.
 
     Raises PrizePlanError with one message per bad line.
     """

@@ -1,7 +1,7 @@
 """Forms of the score-sheet screens: one sheet row, a penalty, the paper totals.
 
-They parse what a secretary typed into a *game mapping* (see `tournaments.services`) and
-never score: the rules engine, called through `services`, decides value, score and whether
+They parse what a secretary typed into a *game mapping* (see `tournaments.games`) and
+never score: the rules engine, called through `games`, decides value, score and whether
 the row is valid. A `UserError` from a service is put back on the form with
 `add_user_error`, so the typed values stay and the reason shows next to its field.
 
@@ -265,7 +265,7 @@ class GameRowForm(FormErrorsMixin, forms.Form):
 
     @staticmethod
     def initial_from(mapping: dict) -> dict:
-        """Form initial values for a stored row (`services.game_mapping_of`)."""
+        """Form initial values for a stored row (`games.game_mapping_of`)."""
         initial = {k: v for k, v in mapping.items() if k not in ("without", "won", "matadors")}
         if mapping.get("matadors") is not None:
             m = mapping["matadors"]

@@ -9,15 +9,24 @@ from django.shortcuts import get_object_or_404
 from django.views.generic import DetailView, TemplateView
 from django_tables2 import RequestConfig
 
-from tournaments import charts, permissions, selectors
+from tournaments import permissions
+from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category, Player, Season, Tournament
-from tournaments.tables import (
+from tournaments.sheets.selectors import latest_games, table_sheet
+from tournaments.standings import charts
+from tournaments.standings.selectors import (
+    player_statistics,
+    season_standings,
+    series_standings,
+    team_standings,
+    tournament_standings,
+)
+from tournaments.standings.tables import (
     SeasonPlayersTable,
     SeasonTeamsTable,
     StandingsTable,
     TeamStandingsTable,
 )
-from tournaments.views.mixins import SeriesMixin, TableMixin, TournamentMixin
 
 STANDINGS_PER_PAGE = 100
 
@@ -63,7 +72,7 @@ class TournamentDetailView(TournamentMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         category = _category(self.request)
         series = list(self.tournament.series.order_by("number"))
-        standings = selectors.tournament_standings(self.tournament, category=category or None)
+        standings = tournament_standings(self.tournament, category=category or None)
         has_teams = any(row.team for row in standings)
         table = StandingsTable(
             standings,
@@ -90,7 +99,7 @@ class SeriesDetailView(SeriesMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         category = _category(self.request)
-        standings = selectors.series_standings(self.series, category=category or None)
+        standings = series_standings(self.series, category=category or None)
         table = StandingsTable(standings, list_scoring=self.tournament.uses_list_points)
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         tables = list(
@@ -112,7 +121,7 @@ class TableDetailView(TableMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["sheet"] = selectors.table_sheet(self.table, blank_rows=False)
+        context["sheet"] = table_sheet(self.table, blank_rows=False)
         return context
 
 
@@ -121,7 +130,7 @@ class TeamStandingsView(TournamentMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        table = TeamStandingsTable(selectors.team_standings(self.tournament))
+        table = TeamStandingsTable(team_standings(self.tournament))
         RequestConfig(self.request, paginate=False).configure(table)
         context["table"] = table
         return context
@@ -137,7 +146,7 @@ class PlayerDetailView(DetailView):
 
     def get_object(self, queryset=None):
         player = super().get_object(queryset)
-        self.stats = selectors.player_statistics(player, viewer=self.request.user)
+        self.stats = player_statistics(player, viewer=self.request.user)
         # Nobody learns of a player who only appears in tournaments they may not see.
         if not self.stats.tournaments and not permissions.can_manage_club(
             self.request.user, player.club
@@ -170,9 +179,7 @@ class SeasonDetailView(TemplateView):
         ):
             raise Http404
         category = _category(self.request)
-        standings = selectors.season_standings(
-            season, category=category or None, viewer=self.request.user
-        )
+        standings = season_standings(season, category=category or None, viewer=self.request.user)
         players_table = SeasonPlayersTable(
             standings.players, match_days=standings.match_days, prefix="p-"
         )
@@ -214,7 +221,7 @@ class ProjectorView(TournamentMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         low, high = self.rows_limits
         rows = min(max(self._int_param("rows", self.rows_default), low), high)
-        standings = selectors.tournament_standings(self.tournament)
+        standings = tournament_standings(self.tournament)
         paginator = Paginator(standings, rows)
         number = self._int_param("page", 1)
         page = paginator.page(number if 1 <= number <= paginator.num_pages else 1)
@@ -225,7 +232,7 @@ class ProjectorView(TournamentMixin, TemplateView):
             rows=rows,
             next_url="?" + urlencode({"page": following, "rows": rows}),
             has_provisional=any(row.provisional for row in page.object_list),
-            latest=selectors.latest_games(self.tournament, limit=8),
+            latest=latest_games(self.tournament, limit=8),
             refresh_seconds=self.refresh_seconds,
         )
         return context

@@ -1,0 +1,43 @@
+"""Reads for the draw: who has met whom, and what a drawn series could not keep apart."""
+
+from __future__ import annotations
+
+from tournaments.draw import engine
+from tournaments.models import Seat, Series, Tournament
+
+
+def previous_opponents(
+    tournament: Tournament, *, before: int | None = None
+) -> set[frozenset[int]]:
+    """Pairs of players who have met at a table; only series numbered below `before` if set."""
+    seats = Seat.objects.filter(series__tournament=tournament)
+    if before is not None:
+        seats = seats.filter(series__number__lt=before)
+    by_table: dict[int, list[int]] = {}
+    for table_id, player_id in seats.values_list("table_id", "player_id").order_by():
+        by_table.setdefault(table_id, []).append(player_id)
+    return set(engine.pairs_at_tables(by_table.values()))
+
+
+def draw_conflicts(series: Series) -> list[tuple[str, str, str]]:
+    """The pairs of a drawn series that share a table though the draw should have kept them
+    apart, as (name, name, reason): same team or club (by the series' `keep_apart`), or
+    met in an earlier series ("repeat"). Shown to the director as a warning."""
+    tables: dict[int, list] = {}
+    for seat in (
+        Seat.objects.filter(series=series)
+        .select_related("player")
+        .order_by("table__number", "number")
+    ):
+        tables.setdefault(seat.table_id, []).append(seat.player)
+    players = [player for seated in tables.values() for player in seated]
+    entrants = [engine.Entrant(id=p.pk, team=p.team, club=str(p.club_id or "")) for p in players]
+    names = {p.pk: p.name for p in players}
+    found = engine.conflicts(
+        [[p.pk for p in seated] for seated in tables.values()],
+        entrants,
+        # Pairs who met in an earlier series; this series' own pairs are what is checked.
+        previous_opponents(series.tournament, before=series.number),
+        series.keep_apart,
+    )
+    return [(names[a], names[b], reason) for a, b, reason in found]

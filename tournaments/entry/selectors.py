@@ -1,0 +1,196 @@
+"""Reads of entry at the tables: which table a link opens, the two copies of a sheet.
+
+Terms: a table's *link* is its private address for entry on a phone; the *first copy* of
+a sheet is its games (keyed by the first list keeper, a secretary or the director), the
+*second copy* the second keeper's `SheetCopy` under double entry. Rules for counting:
+- A provisional game (keyed on a phone, not yet confirmed) counts in the standings and
+  the sheet's totals, and marks its players' rows `provisional`.
+- Under double entry a game whose row the second copy has *differently* is *disputed*,
+  whoever keyed the first copy (a phone, or the secretary's screen): it counts nowhere
+  (standings, sheet totals) until the director chooses a version
+  (`sheets.selectors.disputed_games`). A row the second keeper has not reached yet is not
+  disputed, only provisional.
+- A game confirmed (`entry.services.sheet_confirm`, which needs both copies to agree) is
+  final: a later difference from the second copy changes nothing. A game keyed on the
+  secretary's screen is never provisional, but it is not confirmed either: it is compared.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from tournaments.errors import UserError
+from tournaments.games import game_build, game_mapping_of
+from tournaments.models import Game, SheetCopy, Table
+from tournaments.sheets.selectors import SeatSummary, Sheet, SheetRow, unconfirmed
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def entry_link(token: str) -> tuple[Table, int] | None:
+    """The table a private link opens and whose list keeper it is (1, or 2 under double
+    entry); None for an unknown, revoked or malformed link."""
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        return None
+    table = (
+        Table.objects.select_related("series__tournament__club")
+        .filter(Q(entry_token=token) | Q(entry_token_2=token))
+        .first()
+    )
+    if table is None:
+        return None
+    if table.entry_token and secrets.compare_digest(table.entry_token, token):
+        return table, 1
+    second = table.entry_token_2
+    if second and table.series.tournament.double_entry and secrets.compare_digest(second, token):
+        return table, 2
+    return None
+
+
+@dataclass
+class CopyRow:
+    """One row of a sheet under double entry: the game and the second copy's row."""
+
+    number: int
+    dealer: int
+    first: dict | None  # the game as a game mapping
+    second: dict | None  # the second copy's game mapping
+    first_game: Game | None
+    # The second copy's row as an unsaved, computed Game (None if the engine now rejects it).
+    second_game: Game | None
+    confirmed: bool = False  # the game was confirmed: final, whatever the second copy says
+
+    @property
+    def equal(self) -> bool:
+        return self.first == self.second
+
+    @property
+    def provisional(self) -> bool:
+        """Not final yet: no game, a phone's provisional game, or a game keyed on the
+        secretary's screen that no confirmation has made final."""
+        return self.first_game is None or not self.confirmed
+
+    @property
+    def unsettled(self) -> bool:
+        """The copies differ on a row that is not yet final: confirming must wait."""
+        return not self.equal and self.provisional
+
+    @property
+    def disputed(self) -> bool:
+        """Both copies have the row, differently: it does not count."""
+        return self.unsettled and self.first is not None and self.second is not None
+
+    @property
+    def sides(self) -> list[tuple[str, Game | None, dict | None]]:
+        return [("first", self.first_game, self.first), ("second", self.second_game, self.second)]
+
+
+def _build(table: Table, number: int, data: dict) -> Game | None:
+    try:
+        return game_build(table=table, number=number, data=data)
+    except UserError:
+        return None
+
+
+def sheet_copies_compare(table: Table) -> list[CopyRow]:
+    """Both copies of a sheet row by row (as far as the longer one goes)."""
+    games = {game.number: game for game in table.games.all()}
+    open_ids = set(unconfirmed(table.games.all()).values_list("pk", flat=True))
+    copy = SheetCopy.objects.filter(table=table).first()
+    second = {row["number"]: row["data"] for row in (copy.rows if copy else [])}
+    rows = []
+    for number in range(1, max([*games, *second], default=0) + 1):
+        game = games.get(number)
+        data = second.get(number)
+        rows.append(
+            CopyRow(
+                number=number,
+                dealer=table.dealer_of(number),
+                first=game_mapping_of(game) if game is not None else None,
+                second=data,
+                first_game=game,
+                second_game=_build(table, number, data) if data is not None else None,
+                confirmed=game is not None and game.pk not in open_ids,
+            )
+        )
+    return rows
+
+
+def copy_sheet(table: Table) -> Sheet:
+    """The second keeper's copy laid out as a sheet: running totals and the summary block,
+    computed from its rows as `seat_lines` computes them from games (rules §2)."""
+    tournament = table.series.tournament
+    seats = list(table.seats.select_related("player").order_by("number"))
+    copy = SheetCopy.objects.filter(table=table).first()
+    games = [
+        (row["number"], _build(table, row["number"], row["data"]))
+        for row in (copy.rows if copy else [])
+    ]
+    running = dict.fromkeys(range(1, table.size + 1), 0)
+    rows = []
+    for number, game in games:
+        if game is not None and game.declarer is not None:
+            running[game.declarer] += game.score
+        rows.append(
+            SheetRow(
+                number=number, dealer=table.dealer_of(number), game=game, running=dict(running)
+            )
+        )
+    counted = [game for _number, game in games if game is not None]
+    lost_at_table = sum(1 for g in counted if g.is_lost)
+    others_at_table = sum(g.list_others for g in counted)
+    fines: dict[int, int] = defaultdict(int)
+    for seat, points in table.penalties.values_list("seat", "points"):
+        fines[seat] += points
+    list_scoring = tournament.uses_list_points
+    others = tournament.bonus_others_4 if table.size == 4 else tournament.bonus_others_3
+    summary = []
+    for seat in seats:
+        own = [g for g in counted if g.declarer == seat.number]
+        won = sum(1 for g in own if g.is_won)
+        lost = sum(1 for g in own if g.is_lost)
+        fine = fines[seat.number]
+        summary.append(
+            SeatSummary(
+                seat=seat.number,
+                player_name=seat.player.name,
+                player_id=seat.player_id,
+                game_points=sum(g.score for g in own) + fine,
+                won=won,
+                lost=lost,
+                others_lost=lost_at_table - lost,
+                won_bonus=tournament.bonus_won * won if list_scoring else 0,
+                lost_bonus=-tournament.bonus_lost * lost if list_scoring else 0,
+                others_bonus=others * (lost_at_table - lost) if list_scoring else 0,
+                penalties=fine,
+                list_points=sum(g.list_declarer for g in own)
+                + others_at_table
+                - sum(g.list_others for g in own)
+                + fine,
+            )
+        )
+    return Sheet(
+        table=table,
+        seats=seats,
+        rows=rows,
+        summary=summary,
+        length=tournament.games_per_series(table.size),
+        list_scoring=list_scoring,
+        others_bonus=others,
+    )
+
+
+def provisional_counts(tables) -> dict[int, int]:
+    """table id → how many of its games are provisional (one query)."""
+    return dict(
+        Game.objects.filter(table__in=tables, provisional=True)
+        .values("table_id")
+        .annotate(n=Count("id"))
+        .order_by()
+        .values_list("table_id", "n")
+    )

@@ -1,0 +1,20 @@
+"""Downloads: public ones next to the pages they print, the secretaries' ones under
+/manage/ (one `DownloadView` behind each)."""
+
+from django.urls import path
+
+from tournaments.exporters import views
+from tournaments.paths import TB, S, T
+
+public = [
+    path(T + "results.pdf", views.ResultsPdfView.as_view(), name="export_standings_pdf"),
+    path(T + "workbook.xlsx", views.WorkbookView.as_view(), name="export_workbook"),
+    path(TB + "sheet.pdf", views.TableSheetPdfView.as_view(), name="export_table_sheet"),
+]
+
+manage = [
+    path(S + "sheets.pdf", views.BlankSheetsPdfView.as_view(), name="export_blank_sheets"),
+    path(S + "tables.pdf", views.AssignmentsPdfView.as_view(), name="export_assignments"),
+    path(T + "money/prizes.pdf", views.PrizeListPdfView.as_view(), name="money_prizes_pdf"),
+    path(T + "money/money.xlsx", views.MoneyWorkbookView.as_view(), name="money_workbook"),
+]

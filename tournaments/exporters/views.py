@@ -1,0 +1,93 @@
+"""Downloads: the results list, the workbook and a table's score sheet (public); blank
+sheets, the table assignment list, the prize list and the workbook with the money sheet
+(the tournament's secretaries).
+
+One view serves them all (`DownloadView`): each download only says which exporter makes
+its file, and its mixins resolve the tournament (drafts are 404 to outsiders, the
+secretaries' downloads 403 to other users).
+"""
+
+from django.http import HttpResponse
+from django.views import View
+
+from tournaments.entry.views import entry_url
+from tournaments.exporters.prizes import PrizeListPdf
+from tournaments.exporters.results import ResultsPdf
+from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
+from tournaments.exporters.workbook import TournamentWorkbook
+from tournaments.mixins import ManageMixin, SeriesMixin, TableMixin, TournamentMixin
+from tournaments.models import Category
+
+
+class DownloadView(View):
+    """GET: the file `exporter()` makes, as an attachment."""
+
+    def exporter(self):
+        raise NotImplementedError
+
+    def get(self, request, *args, **kwargs):
+        filename, content_type, content = self.exporter().export()
+        response = HttpResponse(content, content_type=content_type)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+
+def _link_url(request):
+    """token → the absolute address of a table's phone link (printed as a QR code)."""
+    return lambda token: entry_url(request, token)
+
+
+class ResultsPdfView(TournamentMixin, DownloadView):
+    """The results list; `?category=` a category's own."""
+
+    def exporter(self):
+        category = self.request.GET.get("category", "")
+        return ResultsPdf(
+            self.tournament, category=category if category in Category.values else None
+        )
+
+
+class WorkbookView(TournamentMixin, DownloadView):
+    """Standings, series, teams and every game; with the money sheet for the secretaries."""
+
+    def exporter(self):
+        return TournamentWorkbook(self.tournament, money=self.can_manage)
+
+
+class TableSheetPdfView(TableMixin, DownloadView):
+    """The score sheet of one table as entered so far."""
+
+    def exporter(self):
+        return ScoreSheetsPdf.filled(self.table)
+
+
+class BlankSheetsPdfView(SeriesMixin, ManageMixin, DownloadView):
+    """A blank score sheet for every table of the series, to print before it starts."""
+
+    def exporter(self):
+        self.series.tournament = self.tournament
+        return ScoreSheetsPdf.blank(self.series, link_url=_link_url(self.request))
+
+
+class AssignmentsPdfView(SeriesMixin, ManageMixin, DownloadView):
+    """Who sits where: by table and by name, for the hall."""
+
+    def exporter(self):
+        self.series.tournament = self.tournament
+        return AssignmentsPdf(self.series, link_url=_link_url(self.request))
+
+
+class PrizeListPdfView(TournamentMixin, ManageMixin, DownloadView):
+    """The prize list of the money desk."""
+
+    def exporter(self):
+        return PrizeListPdf(self.tournament)
+
+
+class MoneyWorkbookView(TournamentMixin, ManageMixin, DownloadView):
+    """The tournament workbook with the Money sheet (the public one leaves money out)."""
+
+    def exporter(self):
+        return TournamentWorkbook(
+            self.tournament, money=True, filename=f"{self.tournament.slug}-money.xlsx"
+        )

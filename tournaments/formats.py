@@ -1,0 +1,151 @@
+"""How figures and games read on pages, PDFs, workbooks and messages (no computing).
+
+Shared by the views, the django-tables2 tables, the exporters and the template tags (which
+only wrap these for templates), so that a figure reads the same everywhere:
+- `format_money`: an amount in the active language, "1,50 €" in German, "€1.50" in
+  English; it formats the exact Decimal it is given (two places, thousands grouped) and
+  never rounds through a float. `percent`: a share of the pot.
+- `format_points`, `format_match_points`: league match-day points as people write them,
+  3:0, 2½:½ (rules §4). Teams that tie on a match day share the points of their places,
+  so the points can be halves (and, added up over a season, any number of halves): the
+  exact Fraction the selectors give is written with a fraction sign, the same in every
+  language, never rounded through a float.
+- `describe`: a stored game as a sheet row in words, "♣ Clubs with 2, hand — 95 pts".
+"""
+
+from decimal import Decimal
+from fractions import Fraction
+
+from django.utils.formats import number_format
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
+
+from tournaments.models import GameType, RamschResult, Trump
+
+MINUS = "−"
+NBSP = "\u00a0"
+
+# --------------------------------------------------------------------------------------
+# Money
+# --------------------------------------------------------------------------------------
+
+SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "CAD": "CA$", "AUD": "A$", "PLN": "zł"}
+
+
+def _german() -> bool:
+    return (get_language() or "en").startswith("de")
+
+
+def format_money(amount, currency: str = "EUR", *, sign: bool = False) -> str:
+    """`amount` in `currency`; `sign` puts a plus before positive amounts."""
+    if amount is None or amount == "":
+        return ""
+    value = Decimal(amount).quantize(Decimal("0.01"))
+    number = number_format(abs(value), decimal_pos=2, force_grouping=True)
+    symbol = SYMBOLS.get(currency, currency)
+    if _german():
+        text = f"{number}{NBSP}{symbol}"
+    else:
+        text = f"{symbol}{number}" if len(symbol) < 3 else f"{symbol}{NBSP}{number}"
+    if value < 0:
+        return MINUS + text
+    if sign and value > 0:
+        return "+" + text
+    return text
+
+
+def percent(share) -> str:
+    """A share of the pot: 50 → "50 %" (de) / "50%" (en); 12.5 → "12,5 %" / "12.5%"."""
+    if share is None:
+        return ""
+    value = Decimal(share).normalize()
+    places = max(0, -value.as_tuple().exponent)
+    number = number_format(value, decimal_pos=places)
+    return f"{number}{NBSP}%" if _german() else f"{number}%"
+
+
+# --------------------------------------------------------------------------------------
+# League match-day points
+# --------------------------------------------------------------------------------------
+
+VULGAR = {
+    Fraction(1, 2): "½",
+    Fraction(1, 3): "⅓",
+    Fraction(2, 3): "⅔",
+    Fraction(1, 4): "¼",
+    Fraction(3, 4): "¾",
+}
+
+
+def format_points(value) -> str:
+    """3 → "3"; 5/2 → "2½"; 1/2 → "½"; a fraction without its own sign → "1 3/8"."""
+    if value is None or value == "":
+        return ""
+    value = Fraction(value)
+    sign = MINUS if value < 0 else ""
+    whole, rest = divmod(abs(value), 1)
+    if not rest:
+        return f"{sign}{whole}"
+    head = str(whole) if whole else ""
+    tail = VULGAR.get(rest) or f"{' ' if head else ''}{rest.numerator}/{rest.denominator}"
+    return f"{sign}{head}{tail}"
+
+
+def format_match_points(won, lost) -> str:
+    """Match points won and lost: "2½:½"."""
+    return f"{format_points(won)}:{format_points(lost)}"
+
+
+# --------------------------------------------------------------------------------------
+# A game in words
+# --------------------------------------------------------------------------------------
+
+SUIT_SYMBOLS = {"diamonds": "♦", "hearts": "♥", "spades": "♠", "clubs": "♣"}
+
+
+def describe(game) -> str:
+    """A sheet row in words: "♣ with 2, hand, schneider — 95 pts, bid 30"."""
+    kind = game.game
+    if kind == GameType.PASSED:
+        return _("passed in")
+    if kind == GameType.RAMSCH:
+        return f"Ramsch: {RamschResult(game.ramsch).label}" if game.ramsch else "Ramsch"
+    if kind in SUIT_SYMBOLS:
+        parts = [f"{SUIT_SYMBOLS[kind]} {GameType(kind).label}"]
+    elif kind == GameType.NULL:
+        parts = [pgettext("skat", "Null")]
+    else:
+        label = str(GameType(kind).label)
+        if game.trump:
+            trump = SUIT_SYMBOLS.get(game.trump) or str(Trump(game.trump).label)
+            label = f"{label} {trump}"
+        parts = [label]
+    if game.matadors:
+        parts.append(
+            (_("without %(n)s") if game.without else _("with %(n)s")) % {"n": game.matadors}
+        )
+    for flag, label in (
+        ("hand", _("hand")),
+        ("ouvert", _("ouvert")),
+        ("schneider_announced", _("schneider announced")),
+        ("schwarz_announced", _("schwarz announced")),
+        ("schneider", _("schneider")),
+        ("schwarz", _("schwarz")),
+        ("kontra", "Kontra"),
+        ("re", "Re"),
+    ):
+        if getattr(game, flag):
+            parts.append(str(label))
+    text = ", ".join(parts)
+    facts = []
+    if game.card_points is not None:
+        facts.append(_("%(n)s pts") % {"n": game.card_points})
+    elif game.won is not None:
+        facts.append(_("won") if game.won else _("lost"))
+    if game.bid:
+        facts.append(_("bid %(n)s") % {"n": game.bid})
+    if game.overbid:
+        facts.append(_("overbid"))
+    if facts:
+        text += " — " + ", ".join(facts)
+    return text

@@ -1,0 +1,251 @@
+"""The one bridge between the ORM and the rules engine (`scoring`).
+
+Every stored game value comes from here: `game_build` checks a sheet row and computes it,
+`scores_recompute` rebuilds the stored values after a rules fix or a settings change, and
+`game_preview` shows what a row would score without writing it. Nothing else in the app
+calls `scoring` to value a game (STYLE.md habit 4).
+
+A *game mapping* is a game as the scoring contract and the interchange format spell it
+(`../shared/rules/scoring-contract.md`): `{"game": "grand", "matadors": 2, ...}` plus the
+sheet's `declarer` seat (for an NA ramsch: the seat the result scores and `ramsch`).
+`rules` and `table_size` come from the tournament and the table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+import scoring
+from scoring.game import FIELD_NAMES
+from tournaments.errors import UserError, from_scoring
+from tournaments.models import Game, GameType, RuleSet, Table, Tournament
+
+# The declared fields of a game: the scoring contract's input less what the tournament
+# (`rules`), the table (`table_size`) and the ramsch column of the sheet (`ramsch`) give.
+DECLARED_FIELDS = tuple(
+    name for name in FIELD_NAMES if name not in ("rules", "table_size", "ramsch")
+)
+# The contract's flags: false unless given.
+BOOL_FIELDS = frozenset(
+    field.name for field in dataclasses.fields(scoring.Game) if field.default is False
+)
+SHEET_FIELDS = ("declarer", *DECLARED_FIELDS, "ramsch")
+
+
+def bonus_for(tournament: Tournament) -> scoring.Bonus:
+    return scoring.Bonus(
+        won=tournament.bonus_won,
+        lost=tournament.bonus_lost,
+        others_3=tournament.bonus_others_3,
+        others_4=tournament.bonus_others_4,
+    )
+
+
+def game_mapping_of(game: Game) -> dict:
+    """The stored sheet row as a game mapping (defaults left out), as the interchange has it."""
+    data: dict = {}
+    if game.declarer is not None and game.game != GameType.RAMSCH:
+        data["declarer"] = game.declarer
+    for name in DECLARED_FIELDS:
+        value = getattr(game, name)
+        if name in BOOL_FIELDS:
+            if value:
+                data[name] = True
+        elif value is not None and value != "":
+            data[name] = value
+    if game.game == GameType.RAMSCH:
+        data["ramsch"] = game.ramsch
+        data["declarer"] = game.declarer
+    return data
+
+
+def engine_mapping(data: Mapping, *, rules: str, table_size: int) -> dict:
+    """The scoring contract's input for a game mapping (declarer left out)."""
+    # str(): the engine takes plain strings, and a RuleSet member is a str subclass.
+    mapping = {"rules": str(rules), "table_size": table_size}
+    for key, value in data.items():
+        if key == "declarer":
+            continue
+        if value is None or value == "" or (key in BOOL_FIELDS and value is False):
+            continue
+        mapping[key] = value
+    return mapping
+
+
+def game_evaluate(*, tournament: Tournament, table_size: int, data: Mapping) -> scoring.GameResult:
+    """Score one game mapping under the tournament's rules, or raise UserError."""
+    if (data.get("kontra") or data.get("re")) and not tournament.kontra_allowed:
+        raise UserError(
+            _("Kontra and Re are not allowed in this tournament (rules §1.7)."), field="kontra"
+        )
+    bid = data.get("bid")
+    if (
+        tournament.rules == RuleSet.NA
+        and type(bid) is int
+        and bid > scoring.tables.NA_HIGHEST_VALUE
+    ):
+        # The engine takes any bid from 10 (the scoring contract), but no NA game is worth
+        # more than grand ouvert with 4 (rules §3.2): a higher bid on a sheet is a typo.
+        raise UserError(
+            _("No game is worth more than %(value)s: check the bid.")
+            % {"value": scoring.tables.NA_HIGHEST_VALUE},
+            field="bid",
+        )
+    return game_score(
+        data, rules=tournament.rules, table_size=table_size, bonus=bonus_for(tournament)
+    )
+
+
+def game_score(
+    data: Mapping, *, rules: str, table_size: int, bonus: scoring.Bonus = scoring.DEFAULT_BONUS
+) -> scoring.GameResult:
+    """What the engine makes of one game mapping, or UserError (no tournament's house rules:
+    `game_evaluate` adds those)."""
+    try:
+        mapping = engine_mapping(data, rules=rules, table_size=table_size)
+        return scoring.score_mapping(mapping, bonus)
+    except scoring.ScoringError as error:
+        raise from_scoring(error) from None
+
+
+def check_declarer(*, table_size: int, number: int, data: Mapping) -> int | None:
+    """The declarer seat of a sheet row: a seat of the table that is not sitting out."""
+    kind = data.get("game")
+    declarer = data.get("declarer")
+    if kind == GameType.PASSED:
+        if declarer not in (None, ""):
+            raise UserError(_("A passed-in deal has no declarer."), field="declarer")
+        return None
+    if declarer in (None, ""):
+        if kind == GameType.RAMSCH:
+            raise UserError(_("Choose the seat the ramsch result scores."), field="declarer")
+        raise UserError(_("Choose the declarer."), field="declarer")
+    if isinstance(declarer, bool) or not isinstance(declarer, int):
+        raise UserError(_("The declarer must be a seat number."), field="declarer")
+    if not 1 <= declarer <= table_size:
+        raise UserError(
+            _("Seat %(seat)s does not exist at a table of %(size)s.")
+            % {"seat": declarer, "size": table_size},
+            field="declarer",
+        )
+    if declarer in scoring.sitting_out(number, table_size):
+        if declarer == scoring.dealer(number, table_size):
+            message = _("Seat %(seat)s deals game %(number)s and sits out (rules §4).")
+        else:
+            message = _("Seat %(seat)s sits out game %(number)s (rules §3.6).")
+        raise UserError(message % {"seat": declarer, "number": number}, field="declarer")
+    return declarer
+
+
+def _apply(game: Game, data: Mapping, result: scoring.GameResult, declarer: int | None):
+    """Copy the declared fields and the engine's result onto a Game row."""
+    game.declarer = declarer
+    for name in DECLARED_FIELDS:
+        value = data.get(name)
+        if name in BOOL_FIELDS:
+            value = bool(value)
+        elif name == "trump":
+            value = value or ""
+        elif value == "":
+            value = None  # the engine read "" as "not given"; so does the row
+        setattr(game, name, value)
+    game.ramsch = data.get("ramsch") or ""
+    game.value = result.value or 0
+    game.score = result.score
+    game.overbid = result.overbid
+    declared = game.game not in (GameType.PASSED, GameType.RAMSCH)
+    game.is_won = declared and result.won is True
+    game.is_lost = declared and result.won is False
+    # rules §2: list scoring off, or NA, → plain game points (list points = score).
+    if result.list_declarer is not None and game.table.series.tournament.uses_list_points:
+        game.list_declarer = result.list_declarer
+        game.list_others = result.list_others or 0
+    else:
+        game.list_declarer = result.score
+        game.list_others = 0
+
+
+def game_build(*, table: Table, number: int, data: Mapping) -> Game:
+    """An unsaved, fully computed Game for sheet row `number`, or UserError."""
+    unknown = set(data) - set(SHEET_FIELDS)
+    if unknown:
+        raise UserError(
+            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(sorted(unknown))}
+        )
+    tournament = table.series.tournament
+    declarer = check_declarer(table_size=table.size, number=number, data=data)
+    result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
+    game = Game(table=table, number=number, table_size=table.size)
+    _apply(game, data, result, declarer)
+    return game
+
+
+def game_preview(*, table: Table, data: Mapping, number: int | None = None) -> dict:
+    """What a row would score, for the live value while a secretary types (no write)."""
+    if number is None:
+        number = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    game = game_build(table=table, number=number, data=data)
+    return {
+        "value": game.value,
+        "score": game.score,
+        "won": game.is_won if (game.is_won or game.is_lost) else None,
+        "overbid": game.overbid,
+        "list_declarer": game.list_declarer,
+        "list_others": game.list_others,
+    }
+
+
+def scores_recompute(*, tournament: Tournament | None = None) -> int:
+    """Rebuild every stored value after a rules fix or a settings change; returns the count.
+
+    A game the engine now rejects is reported as a UserError naming it, and nothing changes.
+    """
+    games = Game.objects.select_related("table__series__tournament").order_by("pk")
+    if tournament is not None:
+        games = games.filter(table__series__tournament=tournament)
+    fields = [
+        "value",
+        "score",
+        "is_won",
+        "is_lost",
+        "overbid",
+        "list_declarer",
+        "list_others",
+    ]
+    count = 0
+    with transaction.atomic():
+        batch = []
+        for game in games.iterator(chunk_size=2000):
+            data = game_mapping_of(game)
+            try:
+                result = game_evaluate(
+                    tournament=game.table.series.tournament,
+                    table_size=game.table.size,
+                    data=data,
+                )
+            except UserError as error:
+                raise UserError(
+                    _("%(t)s, series %(s)s, table %(tb)s, game %(g)s: %(e)s")
+                    % {
+                        "t": game.table.series.tournament.name,
+                        "s": game.table.series.number,
+                        "tb": game.table.number,
+                        "g": game.number,
+                        "e": error,
+                    }
+                ) from None
+            _apply(game, data, result, game.declarer)
+            batch.append(game)
+            if len(batch) >= 2000:
+                Game.objects.bulk_update(batch, fields)
+                count += len(batch)
+                batch = []
+        if batch:
+            Game.objects.bulk_update(batch, fields)
+            count += len(batch)
+    return count

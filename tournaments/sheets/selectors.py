@@ -1,0 +1,310 @@
+"""Reads of score sheets: each seat's result at its table, a sheet with its running totals.
+
+`seat_lines` is where every standing starts: the results of any set of seats from a fixed
+number of aggregate queries (seats; games summed per table and declarer; penalties per
+seat), whatever the number of players. The values come from the games as `games` stored
+them, so the pages, the PDFs, the workbooks and the JSON all read the same figures.
+
+Terms: *own* = the games a seat declared; *others' lost* = games lost by the other seats at
+the same table (rules §2); *list points* = Seeger-Fabian points, or the plain game points
+where list scoring is off or the rule set is `na`. Under double entry a *disputed* game
+(`disputed_games`: the second copy has its row differently) counts nowhere until the
+director settles it; see `tournaments.entry` for the two copies.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+
+from tournaments.games import game_mapping_of
+from tournaments.models import Game, GameChange, Penalty, Seat, SheetCopy, Table, Tournament
+
+
+@dataclass
+class SeatLine:
+    """One player's result at one table of one series."""
+
+    seat_id: int
+    series_number: int
+    table_id: int
+    table_number: int
+    table_size: int
+    seat: int
+    player_id: int
+    player_name: str
+    game_points: int = 0
+    won: int = 0
+    lost: int = 0
+    others_lost: int = 0
+    list_points: int = 0
+    penalties: int = 0
+    games: int = 0
+    provisional: bool = False  # games entered at the table, not yet confirmed
+
+
+def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
+    """The results of the given seats, from a fixed number of aggregate queries."""
+    lines = [
+        SeatLine(
+            seat_id=seat_id,
+            series_number=series_number,
+            table_id=table_id,
+            table_number=table_number,
+            table_size=table_size,
+            seat=seat,
+            player_id=player_id,
+            player_name=player_name,
+        )
+        for (
+            seat_id,
+            series_number,
+            table_id,
+            table_number,
+            table_size,
+            seat,
+            player_id,
+            player_name,
+        ) in seats.values_list(
+            "id",
+            "series__number",
+            "table_id",
+            "table__number",
+            "table__size",
+            "number",
+            "player_id",
+            "player__name",
+        ).order_by("series__number", "table__number", "number")
+    ]
+    if not lines:
+        return []
+    table_ids = seats.values("table_id")
+    # Double entry: a row the two copies disagree on counts nowhere until it is settled.
+    disputed = disputed_games(table_ids)
+    games = Game.objects.filter(table_id__in=table_ids).exclude(
+        pk__in=[pk for pks in disputed.values() for pk in pks]
+    )
+    # One scan of the games, grouped by table and declarer: the declarer groups are the seats'
+    # own figures, and their sum per table gives what the others at the table lost.
+    own: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
+    per_table: dict[int, list[int]] = {}
+    for table_id, declarer, n, won, lost, gp, lp, lo, provisional in (
+        games.values("table_id", "declarer")
+        .annotate(
+            n=Count("id"),
+            won=Count("id", filter=Q(is_won=True)),
+            lost=Count("id", filter=Q(is_lost=True)),
+            gp=Sum("score"),
+            lp=Sum("list_declarer"),
+            lo=Sum("list_others"),
+            provisional=Count("id", filter=Q(provisional=True)),
+        )
+        .order_by()
+        .values_list("table_id", "declarer", "n", "won", "lost", "gp", "lp", "lo", "provisional")
+    ):
+        lo = lo or 0
+        if declarer is not None:
+            own[table_id, declarer] = (gp or 0, won, lost, lp or 0, lo)
+        table = per_table.setdefault(table_id, [0, 0, 0, 0])
+        table[0] += lost
+        table[1] += lo
+        table[2] += n
+        table[3] += provisional
+    fines = {
+        (r["table_id"], r["seat"]): r["p"]
+        for r in Penalty.objects.filter(table_id__in=table_ids)
+        .values("table_id", "seat")
+        .annotate(p=Sum("points"))
+        .order_by()
+    }
+    empty = (0, 0, 0, 0, 0)
+    no_games = (0, 0, 0, 0)
+    for line in lines:
+        gp, won, lost, lp, lo = own.get((line.table_id, line.seat), empty)
+        table_lost, table_lo, n, provisional = per_table.get(line.table_id, no_games)
+        fine = fines.get((line.table_id, line.seat), 0)
+        line.won = won
+        line.lost = lost
+        line.others_lost = table_lost - lost
+        line.penalties = fine
+        line.game_points = gp + fine
+        line.list_points = lp + table_lo - lo + fine
+        line.games = n
+        line.provisional = bool(provisional) or line.table_id in disputed
+    return lines
+
+
+def table_seat_totals(table: Table) -> list[SeatLine]:
+    return seat_lines(Seat.objects.filter(table=table))
+
+
+def disputed_games(table_ids) -> dict[int, set[int]]:
+    """table id → ids of its disputed games (double entry; see the terms above).
+
+    Two queries at most, whatever the number of tables: the second copies, then the
+    unconfirmed games of the tables that have one.
+    """
+    copies = {
+        table_id: {row["number"]: row for row in rows}
+        for table_id, rows in SheetCopy.objects.filter(
+            table_id__in=table_ids, table__series__tournament__double_entry=True
+        ).values_list("table_id", "rows")
+        if rows
+    }
+    if not copies:
+        return {}
+    disputed: dict[int, set[int]] = defaultdict(set)
+    for game in unconfirmed(Game.objects.filter(table_id__in=list(copies))):
+        row = copies[game.table_id].get(game.number)
+        if row is not None and row.get("data") != game_mapping_of(game):
+            disputed[game.table_id].add(game.pk)
+    return dict(disputed)
+
+
+def unconfirmed(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games not yet final under double entry: all but those a confirmation made final
+    (its history entry changes only `provisional`)."""
+    confirmed = GameChange.objects.filter(game=OuterRef("pk"), diff__has_key="provisional")
+    return games.exclude(Exists(confirmed))
+
+
+@dataclass
+class SheetRow:
+    number: int
+    dealer: int
+    game: Game | None
+    # Running game points per seat after this row, as the paper list carries them.
+    running: dict[int, int]
+    # Double entry: the two copies disagree on this row; it does not count until settled.
+    disputed: bool = False
+
+
+@dataclass
+class SeatSummary:
+    """The Seeger-Fabian summary block at the foot of a DSkV list (rules §2)."""
+
+    seat: int
+    player_name: str
+    player_id: int
+    game_points: int
+    won: int
+    lost: int
+    others_lost: int
+    won_bonus: int
+    lost_bonus: int
+    others_bonus: int
+    penalties: int
+    list_points: int
+
+
+@dataclass
+class Sheet:
+    table: Table
+    seats: list[Seat]
+    rows: list[SheetRow]
+    summary: list[SeatSummary]
+    length: int
+    list_scoring: bool
+    others_bonus: int
+
+    @property
+    def provisional(self) -> bool:
+        """Some rows were entered at the table and are not confirmed yet (or disputed)."""
+        return any(row.disputed or (row.game and row.game.provisional) for row in self.rows)
+
+
+def table_sheet(table: Table, *, blank_rows: bool = True) -> Sheet:
+    """A table's sheet: each row with the running totals, and the summary block."""
+    tournament = table.series.tournament
+    seats = list(table.seats.select_related("player").order_by("number"))
+    games = {
+        g.number: g
+        for g in table.games.annotate(
+            changes_count=Count(
+                "changes",
+                # A confirmation changes only `provisional`: it is not a correction.
+                filter=Q(changes__action="corrected") & ~Q(changes__diff__has_key="provisional"),
+            )
+        )
+    }
+    disputed = disputed_games([table.pk]).get(table.pk, set())
+    length = max(tournament.games_per_series(table.size), max(games, default=0))
+    running = dict.fromkeys(range(1, table.size + 1), 0)
+    rows = []
+    last = max(games, default=0)
+    for number in range(1, (length if blank_rows else last) + 1):
+        game = games.get(number)
+        counts = game is not None and game.pk not in disputed
+        if counts and game.declarer is not None:
+            running[game.declarer] += game.score
+        rows.append(
+            SheetRow(
+                number=number,
+                dealer=table.dealer_of(number),
+                game=game,
+                running=dict(running) if game is not None else {},
+                disputed=game is not None and not counts,
+            )
+        )
+    lines = {line.seat: line for line in table_seat_totals(table)}
+    others = tournament.bonus_others_4 if table.size == 4 else tournament.bonus_others_3
+    list_scoring = tournament.uses_list_points
+    summary = []
+    for seat in seats:
+        line = lines.get(seat.number)
+        if line is None:
+            continue
+        summary.append(
+            SeatSummary(
+                seat=seat.number,
+                player_name=seat.player.name,
+                player_id=seat.player_id,
+                game_points=line.game_points,
+                won=line.won,
+                lost=line.lost,
+                others_lost=line.others_lost,
+                won_bonus=tournament.bonus_won * line.won if list_scoring else 0,
+                lost_bonus=-tournament.bonus_lost * line.lost if list_scoring else 0,
+                others_bonus=others * line.others_lost if list_scoring else 0,
+                penalties=line.penalties,
+                list_points=line.list_points,
+            )
+        )
+    return Sheet(
+        table=table,
+        seats=seats,
+        rows=rows,
+        summary=summary,
+        length=tournament.games_per_series(table.size),
+        list_scoring=list_scoring,
+        others_bonus=others,
+    )
+
+
+def games_of_tournament(tournament: Tournament) -> QuerySet[Game]:
+    """Every game of a tournament in sheet order, with its table and series."""
+    return (
+        Game.objects.filter(table__series__tournament=tournament)
+        .select_related("table__series")
+        .order_by("table__series__number", "table__number", "number")
+    )
+
+
+def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
+    """The games entered last (by time of entry), with table, series and declarer's name."""
+    games = list(
+        Game.objects.filter(table__series__tournament=tournament)
+        .select_related("table__series")
+        .order_by("-created", "-pk")[:limit]
+    )
+    names = {
+        (s.table_id, s.number): s.player.name
+        for s in Seat.objects.filter(table_id__in={g.table_id for g in games}).select_related(
+            "player"
+        )
+    }
+    for game in games:
+        game.declarer_name = names.get((game.table_id, game.declarer), "")
+    return games

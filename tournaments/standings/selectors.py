@@ -1,0 +1,478 @@
+"""Standings: a tournament's, a series', its teams', a league season's, and a player's page.
+
+Every ranking starts from `sheets.selectors.seat_lines` (each seat's result at its table)
+and is ordered by an explicit tuple of keys: `TIE_BREAK` for players (rules §2), match-day
+points then list points for a season's teams (rules §4). Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.db.models import Count, F, Q
+
+from tournaments import permissions
+from tournaments.models import Game, GameType, Player, Registration, Seat, Series, Tournament
+from tournaments.sheets.selectors import SeatLine, disputed_games, seat_lines
+
+# Tie-break order of rules §2 and interchange.md: list points desc, more won, fewer lost,
+# the director's draw by lot, then the name.
+TIE_BREAK = ("list_points desc", "won desc", "lost asc", "lot asc", "name asc")
+
+
+@dataclass
+class SeriesResult:
+    number: int
+    list_points: int
+    game_points: int
+    won: int
+    lost: int
+    others_lost: int
+    table: int
+
+
+@dataclass
+class StandingRow:
+    rank: int
+    player_id: int
+    player_name: str
+    club: str
+    team: str
+    category: str
+    list_points: int = 0
+    game_points: int = 0
+    won: int = 0
+    lost: int = 0
+    others_lost: int = 0
+    lot: int | None = None
+    series: dict[int, SeriesResult] = field(default_factory=dict)
+    provisional: bool = False  # counts games entered at a table, not yet confirmed
+
+    def sort_key(self):
+        lot = self.lot if self.lot is not None else 1 << 30
+        return (-self.list_points, -self.won, self.lost, lot, self.player_name.casefold())
+
+
+def _rank(rows: Iterable[StandingRow]) -> list[StandingRow]:
+    ordered = sorted(rows, key=StandingRow.sort_key)
+    for rank, row in enumerate(ordered, start=1):
+        row.rank = rank
+    return ordered
+
+
+def tournament_standings(
+    tournament: Tournament, *, category: str | None = None, up_to_series: int | None = None
+) -> list[StandingRow]:
+    """Total standings with one result per series; every registered player has a row."""
+    registrations = Registration.objects.filter(tournament=tournament).order_by()
+    if category:
+        registrations = registrations.filter(player__category=category)
+    rows: dict[int, StandingRow] = {}
+    fields = ("player_id", "player__name", "player__club__name", "player__team")
+    for reg in registrations.values(*fields, "player__category", "lot"):
+        rows[reg["player_id"]] = StandingRow(
+            rank=0,
+            player_id=reg["player_id"],
+            player_name=reg["player__name"],
+            club=reg["player__club__name"] or "",
+            team=reg["player__team"],
+            category=reg["player__category"],
+            lot=reg["lot"],
+        )
+    seats = Seat.objects.filter(series__tournament=tournament)
+    if up_to_series is not None:
+        seats = seats.filter(series__number__lte=up_to_series)
+    if category:
+        seats = seats.filter(player__category=category)
+    lines = seat_lines(seats)
+    # Seated but no longer registered: still counts (one query for all of them).
+    unregistered = {line.player_id for line in lines} - rows.keys()
+    for player in Player.objects.filter(pk__in=unregistered).select_related("club").order_by():
+        rows[player.pk] = StandingRow(
+            rank=0,
+            player_id=player.pk,
+            player_name=player.name,
+            club=player.club.name if player.club else "",
+            team=player.team,
+            category=player.category,
+        )
+    for line in lines:
+        row = rows[line.player_id]
+        row.list_points += line.list_points
+        row.game_points += line.game_points
+        row.won += line.won
+        row.lost += line.lost
+        row.others_lost += line.others_lost
+        row.provisional = row.provisional or line.provisional
+        row.series[line.series_number] = SeriesResult(
+            number=line.series_number,
+            list_points=line.list_points,
+            game_points=line.game_points,
+            won=line.won,
+            lost=line.lost,
+            others_lost=line.others_lost,
+            table=line.table_number,
+        )
+    return _rank(rows.values())
+
+
+def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:
+    """Players tied on list points, won and lost: only a draw by lot separates them (§2)."""
+    groups: dict[tuple[int, int, int], list[StandingRow]] = defaultdict(list)
+    for row in standings:
+        if row.series:
+            groups[(row.list_points, row.won, row.lost)].append(row)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def series_standings(series: Series, *, category: str | None = None) -> list[StandingRow]:
+    """The standings of one series alone."""
+    seats = Seat.objects.filter(series=series).select_related("player__club")
+    if category:
+        seats = seats.filter(player__category=category)
+    players = {
+        p.pk: p
+        for p in Player.objects.filter(seats__series=series).select_related("club").order_by()
+    }
+    lots = dict(
+        Registration.objects.filter(tournament_id=series.tournament_id).values_list(
+            "player_id", "lot"
+        )
+    )
+    rows = []
+    for line in seat_lines(seats):
+        p = players[line.player_id]
+        rows.append(
+            StandingRow(
+                rank=0,
+                player_id=p.pk,
+                player_name=p.name,
+                club=p.club.name if p.club else "",
+                team=p.team,
+                category=p.category,
+                list_points=line.list_points,
+                game_points=line.game_points,
+                won=line.won,
+                lost=line.lost,
+                others_lost=line.others_lost,
+                lot=lots.get(p.pk),
+                provisional=line.provisional,
+                series={
+                    line.series_number: SeriesResult(
+                        number=line.series_number,
+                        list_points=line.list_points,
+                        game_points=line.game_points,
+                        won=line.won,
+                        lost=line.lost,
+                        others_lost=line.others_lost,
+                        table=line.table_number,
+                    )
+                },
+            )
+        )
+    return _rank(rows)
+
+
+@dataclass
+class TeamRow:
+    rank: int
+    team: str
+    members: list[StandingRow]
+    counted: int
+    list_points: int
+    game_points: int
+    won: int
+    lost: int
+
+
+def team_standings(
+    tournament: Tournament, *, best_n: int | None = None, standings=None
+) -> list[TeamRow]:
+    """Teams ranked by the sum of their members' list points (or the best N; rules §4)."""
+    if standings is None:
+        standings = tournament_standings(tournament)
+    if best_n is None:
+        best_n = tournament.team_best_n
+    by_team: dict[str, list[StandingRow]] = defaultdict(list)
+    for row in standings:
+        if row.team:
+            by_team[row.team].append(row)
+    teams = []
+    for name, members in by_team.items():
+        members.sort(key=StandingRow.sort_key)
+        counted = members[:best_n] if best_n else members
+        teams.append(
+            TeamRow(
+                rank=0,
+                team=name,
+                members=members,
+                counted=len(counted),
+                list_points=sum(m.list_points for m in counted),
+                game_points=sum(m.game_points for m in counted),
+                won=sum(m.won for m in counted),
+                lost=sum(m.lost for m in counted),
+            )
+        )
+    teams.sort(key=lambda t: (-t.list_points, -t.won, t.lost, t.team.casefold()))
+    for rank, team in enumerate(teams, start=1):
+        team.rank = rank
+    return teams
+
+
+@dataclass
+class SeasonPlayerRow:
+    rank: int
+    player_id: int
+    player_name: str
+    club: str
+    team: str
+    category: str
+    list_points: int
+    won: int
+    lost: int
+    match_days: dict[int, int]  # tournament id → list points
+
+    def sort_key(self):
+        # The tournament ranking's keys (rules §2) without the lot, which is per tournament.
+        return (-self.list_points, -self.won, self.lost, self.player_name.casefold())
+
+
+@dataclass
+class MatchDayTeam:
+    """One team's result on one match day of a league season (rules §4)."""
+
+    rank: int  # teams with equal points share a place: 1, 1, 3, 4
+    team: str
+    list_points: int
+    match_points_won: Fraction
+    match_points_lost: Fraction
+
+
+@dataclass
+class SeasonTeamRow:
+    rank: int  # teams equal on every key of `sort_key` share a place
+    team: str
+    match_points_won: Fraction
+    match_points_lost: Fraction
+    list_points: int
+    match_days: dict[int, MatchDayTeam]  # tournament id → the team's result that day
+
+    def sort_key(self):
+        # More match points won, fewer lost, more list points; the name only orders the
+        # display of teams that share a place.
+        return (-self.match_points_won, self.match_points_lost, -self.list_points)
+
+
+@dataclass
+class SeasonStandings:
+    """A season's visible match days (date order), its player and its team table."""
+
+    match_days: list[Tournament]
+    players: list[SeasonPlayerRow]
+    teams: list[SeasonTeamRow]
+    day_teams: dict[int, list[MatchDayTeam]]  # tournament id → ranking; played days only
+
+    def __iter__(self):
+        # `match_days, players, teams = season_standings(season)` as callers always did.
+        return iter((self.match_days, self.players, self.teams))
+
+    @property
+    def played_days(self) -> list[tuple[Tournament, list[MatchDayTeam]]]:
+        return [
+            (day, self.day_teams[day.pk]) for day in self.match_days if day.pk in self.day_teams
+        ]
+
+
+def match_day_points(rank: int, teams: int, *, tied: int = 1) -> tuple[Fraction, Fraction]:
+    """League points of a match day for the team(s) at place `rank` of `teams` teams.
+
+    Rules §4 gives four teams 3:0, 2:1, 1:2, 0:3: each team beats every team placed below
+    it. We apply that to any number of teams, so place r of n gets (n − r):(r − 1).
+    `tied` teams with equal points occupy places rank … rank + tied − 1 and share them:
+    each gets the average, e.g. two teams tied for first of four get 2½:½ each.
+    """
+    places = range(rank, rank + tied)
+    return (
+        Fraction(sum(teams - place for place in places), tied),
+        Fraction(sum(place - 1 for place in places), tied),
+    )
+
+
+def _match_day_teams(day_teams: list[TeamRow]) -> list[MatchDayTeam]:
+    """The match day's league points: teams rank by their points only, equal points share."""
+    by_points: dict[int, list[TeamRow]] = defaultdict(list)
+    for team in day_teams:
+        by_points[team.list_points].append(team)
+    results = []
+    place = 1
+    for points in sorted(by_points, reverse=True):
+        group = sorted(by_points[points], key=lambda t: t.team.casefold())
+        won, lost = match_day_points(place, len(day_teams), tied=len(group))
+        results += [
+            MatchDayTeam(
+                rank=place,
+                team=team.team,
+                list_points=team.list_points,
+                match_points_won=won,
+                match_points_lost=lost,
+            )
+            for team in group
+        ]
+        place += len(group)
+    return results
+
+
+def season_standings(season, *, category: str | None = None, viewer=None) -> SeasonStandings:
+    """Player and team tables of a league season over its match days (tournaments).
+
+    Only the match days `viewer` may see count (published ones for the public, `None`).
+    `category` filters the player table only: the teams always count all their members.
+    """
+    match_days = [
+        day
+        for day in season.tournaments.select_related("club").order_by("date", "pk")
+        if (day.published if viewer is None else permissions.can_view_tournament(viewer, day))
+    ]
+    players: dict[int, SeasonPlayerRow] = {}
+    teams: dict[str, SeasonTeamRow] = {}
+    day_results: dict[int, list[MatchDayTeam]] = {}
+    for day in match_days:
+        standings = tournament_standings(day)
+        played = any(row.series for row in standings)
+        for row in standings:
+            if category and row.category != category:
+                continue
+            entry = players.get(row.player_id)
+            if entry is None:
+                entry = players[row.player_id] = SeasonPlayerRow(
+                    rank=0,
+                    player_id=row.player_id,
+                    player_name=row.player_name,
+                    club=row.club,
+                    team=row.team,
+                    category=row.category,
+                    list_points=0,
+                    won=0,
+                    lost=0,
+                    match_days={},
+                )
+            entry.list_points += row.list_points
+            entry.won += row.won
+            entry.lost += row.lost
+            if played:
+                entry.match_days[day.pk] = row.list_points
+        if not played:
+            continue  # a match day not yet played gives no league points
+        day_teams = _match_day_teams(
+            team_standings(day, best_n=season.teams_best_n or day.team_best_n, standings=standings)
+        )
+        if not day_teams:
+            continue
+        day_results[day.pk] = day_teams
+        for result in day_teams:
+            entry = teams.get(result.team)
+            if entry is None:
+                entry = teams[result.team] = SeasonTeamRow(
+                    rank=0,
+                    team=result.team,
+                    match_points_won=Fraction(0),
+                    match_points_lost=Fraction(0),
+                    list_points=0,
+                    match_days={},
+                )
+            entry.match_points_won += result.match_points_won
+            entry.match_points_lost += result.match_points_lost
+            entry.list_points += result.list_points
+            entry.match_days[day.pk] = result
+    player_rows = sorted(players.values(), key=SeasonPlayerRow.sort_key)
+    for rank, row in enumerate(player_rows, start=1):
+        row.rank = rank
+    team_rows = sorted(teams.values(), key=lambda r: (r.sort_key(), r.team.casefold()))
+    for index, row in enumerate(team_rows):
+        before = team_rows[index - 1] if index else None
+        row.rank = before.rank if before and before.sort_key() == row.sort_key() else index + 1
+    return SeasonStandings(
+        match_days=match_days, players=player_rows, teams=team_rows, day_teams=day_results
+    )
+
+
+@dataclass
+class PlayerSeriesLine:
+    tournament: Tournament
+    line: SeatLine
+
+
+@dataclass
+class PlayerStatistics:
+    history: list[PlayerSeriesLine]  # every visible seat, also one whose series is not begun
+    tournaments: int  # visible tournaments the player is registered or seated in
+    series_played: int  # series with at least one game at the player's table
+    games_played: int  # games at the player's tables (at a 4-table also those dealt)
+    games_declared: int
+    won: int
+    lost: int
+    list_points: int
+    average_list_points: float | None  # per series played
+    by_type: list[tuple[str, str, int, int, int]]  # (game, label, declared, won, lost)
+
+    @property
+    def played(self) -> list[PlayerSeriesLine]:
+        """The series with games: a seat in a series not yet begun is no result of 0."""
+        return [h for h in self.history if h.line.games]
+
+
+def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
+    """A player's series history and declared games by type, from the tournaments `viewer`
+    may see (published ones for the public, `None`)."""
+    tournaments = {
+        t.pk: t
+        for t in Tournament.objects.filter(
+            Q(series__seats__player=player) | Q(registrations__player=player)
+        )
+        .select_related("club")
+        .distinct()
+        if (t.published if viewer is None else permissions.can_view_tournament(viewer, t))
+    }
+    seats = Seat.objects.filter(player=player, series__tournament__in=list(tournaments))
+    lines = seat_lines(seats)
+    tournament_of = dict(seats.values_list("id", "series__tournament_id"))
+    history = [
+        PlayerSeriesLine(tournament=tournaments[tournament_of[line.seat_id]], line=line)
+        for line in lines
+    ]
+    history.sort(key=lambda h: (h.tournament.date, h.tournament.pk, h.line.series_number))
+    # Like the standings, a disputed row (double entry) counts nowhere until it is settled.
+    disputed = disputed_games(seats.values("table_id"))
+    own_games = (
+        Game.objects.filter(table__seats__in=seats, declarer=F("table__seats__number"))
+        .exclude(game__in=[GameType.PASSED, GameType.RAMSCH])
+        .exclude(pk__in=[pk for pks in disputed.values() for pk in pks])
+    )
+    labels = dict(GameType.choices)
+    by_type = [
+        (r["game"], str(labels.get(r["game"], r["game"])), r["n"], r["won"], r["lost"])
+        for r in own_games.values("game")
+        .annotate(
+            n=Count("id"),
+            won=Count("id", filter=Q(is_won=True)),
+            lost=Count("id", filter=Q(is_lost=True)),
+        )
+        .order_by("-n", "game")
+    ]
+    played = [h for h in history if h.line.games]
+    played_points = sum(h.line.list_points for h in played)
+    return PlayerStatistics(
+        history=history,
+        tournaments=len(tournaments),
+        series_played=len(played),
+        games_played=sum(h.line.games for h in history),
+        games_declared=sum(t[2] for t in by_type),
+        won=sum(h.line.won for h in history),
+        lost=sum(h.line.lost for h in history),
+        list_points=sum(h.line.list_points for h in history),
+        average_list_points=round(played_points / len(played), 1) if played else None,
+        by_type=by_type,
+    )

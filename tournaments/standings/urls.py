@@ -1,0 +1,17 @@
+"""Public pages: published tournaments, standings, sheets, players, seasons, the projector."""
+
+from django.urls import path
+
+from tournaments.paths import TB, S, T
+from tournaments.standings import views
+
+public = [
+    path("", views.HomeView.as_view(), name="home"),
+    path(T, views.TournamentDetailView.as_view(), name="tournament_detail"),
+    path(T + "teams/", views.TeamStandingsView.as_view(), name="team_standings"),
+    path(T + "projector/", views.ProjectorView.as_view(), name="tournament_projector"),
+    path(S, views.SeriesDetailView.as_view(), name="series_detail"),
+    path(TB, views.TableDetailView.as_view(), name="table_detail"),
+    path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player_detail"),
+    path("seasons/<slug:season>/", views.SeasonDetailView.as_view(), name="season_detail"),
+]

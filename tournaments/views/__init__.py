@@ -1,1 +1,0 @@
-"""Views: `public` (read-only pages), `manage` (secretaries), `sheet` (score entry)."""
