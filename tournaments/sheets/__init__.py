@@ -1,0 +1,6 @@
+"""Score sheets at the desk: enter a table's games row by row, correct and delete them,
+penalties, closing a sheet against the paper totals; and `seat_lines`, each seat's result
+at its table, where every standing starts.
+
+services (writes) · selectors (reads) · forms · views · urls (the `manage` pages)
+"""

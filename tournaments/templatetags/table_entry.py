@@ -1,9 +1,9 @@
 """Template helpers for entry at the tables: the phone links of a series' tables."""
 
 from django import template
-from django.urls import reverse
 
 from tournaments.entry.selectors import provisional_counts
+from tournaments.entry.views import entry_url
 from tournaments.models import Series, Table
 
 register = template.Library()
@@ -15,16 +15,10 @@ def entry_links(context, series: Series) -> dict[int, dict]:
     request = context["request"]
     double = series.tournament.double_entry
     provisional = provisional_counts(Table.objects.filter(series=series))
-
-    def address(token):
-        if not token:
-            return ""
-        return request.build_absolute_uri(reverse("entry", kwargs={"token": token}))
-
     return {
         pk: {
-            "url": address(token),
-            "url_2": address(token_2) if double else "",
+            "url": entry_url(request, token) if token else "",
+            "url_2": entry_url(request, token_2) if double and token_2 else "",
             "provisional": provisional.get(pk, 0),
         }
         for pk, token, token_2 in Table.objects.filter(series=series).values_list(
