@@ -35,6 +35,16 @@ BOOL_FIELDS = frozenset(
     field.name for field in dataclasses.fields(scoring.Game) if field.default is False
 )
 SHEET_FIELDS = ("declarer", *DECLARED_FIELDS, "ramsch")
+# What the engine's result gives a stored row (`_apply`).
+COMPUTED_FIELDS = (
+    "value",
+    "score",
+    "is_won",
+    "is_lost",
+    "overbid",
+    "list_declarer",
+    "list_others",
+)
 
 
 def bonus_for(tournament: Tournament) -> scoring.Bonus:
@@ -208,15 +218,7 @@ def scores_recompute(*, tournament: Tournament | None = None) -> int:
     games = Game.objects.select_related("table__series__tournament").order_by("pk")
     if tournament is not None:
         games = games.filter(table__series__tournament=tournament)
-    fields = [
-        "value",
-        "score",
-        "is_won",
-        "is_lost",
-        "overbid",
-        "list_declarer",
-        "list_others",
-    ]
+    fields = list(COMPUTED_FIELDS)
     count = 0
     with transaction.atomic():
         batch = []

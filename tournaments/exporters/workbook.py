@@ -46,7 +46,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.xml.functions import Element
 
 from tournaments.exporters import XLSX, Export
-from tournaments.games import DECLARED_FIELDS
+from tournaments.games import COMPUTED_FIELDS, DECLARED_FIELDS
 from tournaments.models import (
     Category,
     GameType,
@@ -489,13 +489,7 @@ class TournamentWorkbook:
         "declarer",
         *DECLARED_FIELDS,
         "ramsch",
-        "value",
-        "score",
-        "is_won",
-        "is_lost",
-        "overbid",
-        "list_declarer",
-        "list_others",
+        *COMPUTED_FIELDS,
         "provisional",
         "pk",
     )

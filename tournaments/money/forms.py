@@ -26,6 +26,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from tournaments.models import Category, Payment, Prize, Tournament
+from tournaments.money.services import MONEY_SETTINGS
 
 RANKING_WORDS = {
     "overall": (Prize.Scope.OVERALL, ""),
@@ -204,17 +205,7 @@ class MoneySettingsForm(forms.Form):
 
     @classmethod
     def for_tournament(cls, tournament: Tournament, data=None):
-        initial = {
-            name: getattr(tournament, name)
-            for name in (
-                "currency",
-                "entry_fee",
-                "table_fee",
-                "lost_game_fee",
-                "lost_game_fee_from",
-                "lost_game_fee_high",
-            )
-        }
+        initial = {name: getattr(tournament, name) for name in MONEY_SETTINGS}
         return cls(data, initial=initial, prefix="fees")
 
     def clean_currency(self):
