@@ -1,25 +1,14 @@
-"""Every service: the happy path, the user's mistakes, and that a failure writes nothing."""
+"""Recording, correcting and deleting games, penalties and closing a table's sheet.
+
+The happy path, the user's mistakes, and that a failure writes nothing.
+"""
 
 import pytest
 
-from tests.factories import PlayerFactory, RegistrationFactory
+from tests.tournaments.common import GRAND
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
-from tournaments.draw.services import seat_swap, series_delete, series_draw, series_redraw
 from tournaments.errors import UserError
-from tournaments.games import scores_recompute
-from tournaments.models import Game, GameChange, Penalty, Player, Seat, Series, Tournament
-from tournaments.money.services import payment_record
-from tournaments.registry.services import (
-    club_create,
-    player_create,
-    players_import,
-    registration_add,
-    registration_remove,
-    season_create,
-    tournament_create,
-    tournament_set_status,
-    tournament_update,
-)
+from tournaments.models import Game, GameChange, Penalty, Series, Tournament
 from tournaments.sheets.selectors import table_seat_totals
 from tournaments.sheets.services import (
     game_correct,
@@ -31,13 +20,6 @@ from tournaments.sheets.services import (
 from tournaments.standings.selectors import tournament_standings
 
 pytestmark = pytest.mark.django_db
-
-GRAND = {"declarer": 2, "game": "grand", "matadors": 2, "card_points": 78, "bid": 20}
-
-
-@pytest.fixture
-def table(seated_series):
-    return seated_series(4).tables.get()
 
 
 class TestGameRecord:
@@ -219,194 +201,6 @@ class TestTableClose:
         assert table.closed
 
 
-class TestSeriesDraw:
-    def test_draw_seats_everyone_once_in_tables_of_4_and_3(self, tournament, roster):
-        for p in roster(11):
-            RegistrationFactory(tournament=tournament, player=p)
-        series = series_draw(tournament=tournament, seed=7)
-        sizes = sorted(series.tables.values_list("size", flat=True))
-        assert sizes == [3, 4, 4]  # rules §4: (−11 mod 4) = 1 three-table
-        assert Seat.objects.filter(series=series).values("player").distinct().count() == 11
-
-    def test_same_seed_same_draw(self, tournament, roster):
-        for p in roster(16):
-            RegistrationFactory(tournament=tournament, player=p)
-        first = series_draw(tournament=tournament, seed=42)
-        seats = list(first.seats.order_by("table__number", "number").values_list("player_id"))
-        series_delete(series=first)
-        again = series_draw(tournament=tournament, seed=42)
-        assert (
-            list(again.seats.order_by("table__number", "number").values_list("player_id")) == seats
-        )
-
-    def test_five_players_cannot_be_split(self, tournament, roster):
-        for p in roster(5):
-            RegistrationFactory(tournament=tournament, player=p)
-        with pytest.raises(UserError, match="5 players cannot be split"):
-            series_draw(tournament=tournament, seed=1)
-        assert not Series.objects.exists()
-
-    def test_redraw_only_before_the_first_game(self, table):
-        series = table.series
-        series_redraw(series=series, seed=99)
-        series.refresh_from_db()
-        assert series.draw_seed == 99
-        game_record(table=series.tables.get(), data=GRAND)
-        with pytest.raises(UserError, match="redrawn"):
-            series_redraw(series=series, seed=5)
-
-    def play_one_game_per_table(self, tournament, series, matadors_by_table):
-        """Each table plays a one-game series, won by seat 2 with `matadors` (then closed)."""
-        winners = []
-        for table in series.tables.order_by("number"):
-            matadors = matadors_by_table[table.number]
-            data = {**GRAND, "matadors": matadors}
-            game_record(table=table, data=data)
-            table_close(table=table)
-            winners.append(table.seats.get(number=2).player_id)
-        return winners
-
-    def test_second_series_seeded_by_the_standings(self, tournament, roster):
-        for p in roster(16):
-            RegistrationFactory(tournament=tournament, player=p)
-        tournament_update(tournament=tournament, games_per_series_4=1)
-        first = series_draw(tournament=tournament, seed=3)
-        # Four distinct winners: grand with 4, 3, 2, 1 ranks them in that order.
-        winners = self.play_one_game_per_table(tournament, first, {1: 4, 2: 3, 3: 2, 4: 1})
-        second = series_draw(tournament=tournament, method="standings", seed=4)
-        assert second.number == 2
-        # Rules §4 / draw.py: the best four players sit at table 1. They have never met,
-        # so keeping apart has no reason to move any of them.
-        top = set(second.tables.get(number=1).seats.values_list("player_id", flat=True))
-        assert top == set(winners)
-
-    def test_a_seeded_draw_needs_every_earlier_sheet_closed(self, tournament, roster):
-        for p in roster(8):
-            RegistrationFactory(tournament=tournament, player=p)
-        tournament_update(tournament=tournament, games_per_series_4=1)
-        first = series_draw(tournament=tournament, seed=3)
-        table = first.tables.get(number=1)
-        game_record(table=table, data=GRAND)
-        table_close(table=table)
-        with pytest.raises(UserError, match="table 2 of series 1 is still open"):
-            series_draw(tournament=tournament, method="standings", seed=4)
-        assert Series.objects.count() == 1
-        # A random draw does not depend on the standings.
-        assert series_draw(tournament=tournament, seed=4).number == 2
-
-    def test_players_without_a_result_are_seeded_in_name_order(self, tournament, club):
-        # Created in reverse name order, so ids and names disagree; nobody has a result yet.
-        names = ["Hanna", "Gerd", "Fritz", "Emil", "Dora", "Carl", "Berta", "Anna"]
-        for name in names:
-            RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
-        series = series_draw(tournament=tournament, method="standings", seed=4, keep_apart="none")
-        tables = {
-            t.number: {s.player.name for s in t.seats.select_related("player")}
-            for t in series.tables.all()
-        }
-        assert tables == {
-            1: {"Anna", "Berta", "Carl", "Dora"},
-            2: {"Emil", "Fritz", "Gerd", "Hanna"},
-        }
-
-    def test_the_draw_remembers_who_it_kept_apart(self, tournament, roster):
-        for p in roster(8):
-            RegistrationFactory(tournament=tournament, player=p)
-        series = series_draw(tournament=tournament, seed=3, keep_apart="club")
-        assert series.keep_apart == "club"
-        seats = list(series.seats.order_by("table__number", "number").values_list("player_id"))
-        series_redraw(series=series, seed=8)
-        series_redraw(series=series, seed=3)  # keep_apart as it was drawn
-        series.refresh_from_db()
-        assert series.keep_apart == "club"
-        assert (
-            list(series.seats.order_by("table__number", "number").values_list("player_id"))
-            == seats
-        )
-
-    def test_an_unknown_keep_apart_is_refused(self, tournament, roster):
-        for p in roster(4):
-            RegistrationFactory(tournament=tournament, player=p)
-        with pytest.raises(UserError, match="keeps apart"):
-            series_draw(tournament=tournament, seed=3, keep_apart="family")
-        assert not Series.objects.exists()
-
-    def test_swap_two_seats_before_the_start(self, table):
-        a, b = table.seats.get(number=1), table.seats.get(number=3)
-        seat_swap(seat_a=a, seat_b=b)
-        assert table.seats.get(number=1).player_id == b.player_id
-        assert table.seats.get(number=3).player_id == a.player_id
-        game_record(table=table, data=GRAND)
-        with pytest.raises(UserError, match="started"):
-            seat_swap(seat_a=a, seat_b=b)
-
-
-class TestTournamentSettings:
-    def test_changing_the_bonus_recomputes_the_stored_list_points(self, table):
-        game_record(table=table, data=GRAND)
-        tournament_update(tournament=table.series.tournament, bonus_won=60)
-        assert Game.objects.get().list_declarer == 72 + 60
-
-    def test_rules_cannot_change_once_games_exist(self, table):
-        game_record(table=table, data=GRAND)
-        with pytest.raises(UserError, match="rule set"):
-            tournament_update(tournament=table.series.tournament, rules="na")
-
-    def test_the_series_cannot_be_shorter_than_a_sheet(self, table):
-        tournament = table.series.tournament
-        for declarer in (2, 3, 4):
-            game_record(table=table, data={**GRAND, "declarer": declarer})
-        with pytest.raises(UserError, match="Table 1 of series 1 already holds 3 games"):
-            tournament_update(tournament=tournament, games_per_series_4=2)
-        tournament.refresh_from_db()
-        assert tournament.games_per_series_4 == 48
-        # Three games fit; the 3-table length is not limited by a 4-table's sheet.
-        tournament_update(tournament=tournament, games_per_series_4=3)
-        tournament_update(tournament=tournament, games_per_series_3=1)
-        table_close(table=table)
-
-    def test_the_settings_page_names_the_longest_sheet(self, table, client_for, secretary):
-        from django.urls import reverse
-
-        from tournaments.registry.forms import TournamentForm
-
-        tournament = table.series.tournament
-        for declarer in (2, 3):
-            game_record(table=table, data={**GRAND, "declarer": declarer})
-        form = TournamentForm(instance=tournament, club=tournament.club)
-        data = {k: v for k, v in form.initial.items() if v is not None and v is not False}
-        data.update(games_per_series_4=1, date="2026-11-21")
-        response = client_for(secretary).post(
-            reverse("manage:tournament_settings", kwargs={"tournament": tournament.slug}), data
-        )
-        assert response.status_code == 200
-        assert "Table 1 of series 1 already holds 2 games" in response.content.decode()
-        tournament.refresh_from_db()
-        assert tournament.games_per_series_4 == 48
-
-    def test_finish_needs_closed_series(self, table):
-        with pytest.raises(UserError, match="Close every series"):
-            tournament_set_status(
-                tournament=table.series.tournament, status=Tournament.Status.FINISHED
-            )
-
-
-class TestRegistrations:
-    def test_a_seated_player_cannot_be_unregistered(self, table):
-        registration = table.series.tournament.registrations.first()
-        with pytest.raises(UserError, match="seated"):
-            registration_remove(registration=registration)
-
-    def test_register_twice_adds_once(self, tournament, club):
-        p = PlayerFactory(club=club)
-        assert registration_add(tournament=tournament, players=[p]) == 1
-        assert registration_add(tournament=tournament, players=[p]) == 0
-
-    def test_player_name_is_required(self, club):
-        with pytest.raises(UserError):
-            player_create(name="  ", club=club)
-
-
 def test_penalty_adds_to_game_points(seated_series, na_tournament):
     table = seated_series(3, target=na_tournament).tables.get()
     penalty_record(table=table, seat=2, points=-10, reason="misdeal")
@@ -415,78 +209,6 @@ def test_penalty_adds_to_game_points(seated_series, na_tournament):
     with pytest.raises(UserError):
         penalty_record(table=table, seat=4, points=-10)
     assert Penalty.objects.count() == 1
-
-
-def test_recompute_rebuilds_tampered_values(table):
-    game_record(table=table, data=GRAND)
-    Game.objects.update(value=1, score=1, list_declarer=1)
-    assert scores_recompute() == 1
-    game = Game.objects.get()
-    assert (game.value, game.score, game.list_declarer) == (72, 72, 122)
-
-
-def test_a_player_with_payments_cannot_be_unregistered(tournament, club):
-    from decimal import Decimal
-
-    registration = RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club))
-    payment_record(registration=registration, kind="fees", amount=Decimal("10.00"))
-    with pytest.raises(UserError, match="payments"):
-        registration_remove(registration=registration)
-    assert registration.payments.count() == 1
-
-
-class TestControlCharacters:
-    @pytest.mark.parametrize("name", ["Anna\x00Neu", "Anna\x1bNeu"])
-    def test_a_player_name_with_a_control_character_is_refused(self, club, name):
-        with pytest.raises(UserError, match="control character"):
-            player_create(name=name, club=club)
-        assert not Player.objects.filter(club=club).exists()
-
-    def test_a_club_tournament_and_season_name_too(self, club):
-        import datetime
-
-        with pytest.raises(UserError, match="control character"):
-            club_create(name="Club\x00")
-        with pytest.raises(UserError, match="control character"):
-            season_create(club=club, name="Liga\x00")
-        with pytest.raises(UserError, match="control character"):
-            tournament_create(club=club, name="T\x00", date=datetime.date(2026, 1, 1))
-        with pytest.raises(UserError, match="control character"):
-            player_create(name="Anna", club=club, team="Team\x00")
-
-    def test_a_player_import_row_with_a_nul_is_refused(self, tournament):
-        with pytest.raises(UserError, match="control character"):
-            players_import(tournament=tournament, rows=[{"name": "A\x00"}])
-        assert not Player.objects.filter(name__startswith="A").exists()
-
-
-class TestSeatsWithinTheTable:
-    """The database itself refuses a seat outside the table (seat 4 at a 3-table)."""
-
-    @pytest.fixture
-    def three_table(self, seated_series):
-        return seated_series(3).tables.get()
-
-    def test_the_services_copy_the_table_size(self, three_table):
-        game = game_record(table=three_table, data={**GRAND, "declarer": 3})
-        penalty = penalty_record(table=three_table, seat=3, points=-10)
-        sizes = {s.table_size for s in three_table.seats.all()}
-        assert (game.table_size, penalty.table_size, sizes) == (3, 3, {3})
-
-    def test_seat_4_at_a_3_table_is_refused(self, three_table):
-        from django.db import IntegrityError, transaction
-
-        seat = three_table.seats.get(number=3)
-        with pytest.raises(IntegrityError), transaction.atomic():
-            Seat.objects.filter(pk=seat.pk).update(number=4)
-        with pytest.raises(IntegrityError), transaction.atomic():
-            Penalty.objects.create(table=three_table, table_size=3, seat=4, points=-10)
-        game = game_record(table=three_table, data={**GRAND, "declarer": 3})
-        with pytest.raises(IntegrityError), transaction.atomic():
-            Game.objects.filter(pk=game.pk).update(declarer=4)
-        # A size that is no table size is refused too.
-        with pytest.raises(IntegrityError), transaction.atomic():
-            Seat.objects.filter(pk=seat.pk).update(table_size=5)
 
 
 def test_a_penalty_reason_with_a_control_character_is_refused(table):
