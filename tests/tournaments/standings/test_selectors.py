@@ -1,4 +1,4 @@
-"""Standings, sheets, teams and seasons from stored games."""
+"""Standings from stored games: a tournament's, its teams', a season's, and a player's figures."""
 
 from fractions import Fraction
 
@@ -14,9 +14,8 @@ from tests.tournaments.helpers import (
     sheet_rows,
 )
 from tournaments.draw.services import series_draw
-from tournaments.formats import format_match_points, format_points
+from tournaments.formats import format_match_points
 from tournaments.models import Player, Registration, Season, Tournament
-from tournaments.sheets.selectors import table_seat_totals, table_sheet
 from tournaments.sheets.services import game_record
 from tournaments.standings.selectors import (
     match_day_points,
@@ -27,25 +26,6 @@ from tournaments.standings.selectors import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def worked_table(seated_series):
-    """rules §2 worked 4-table series, seats 1–4 = A, B, C, D."""
-    table = seated_series(4).tables.get()
-    enter(table, sheet_rows(WORKED_EXAMPLE, 4))
-    return table
-
-
-def test_worked_example_of_rules_2(worked_table):
-    totals = {t.seat: t for t in table_seat_totals(worked_table)}
-    figures = {s: (t.game_points, t.won, t.lost, t.list_points) for s, t in totals.items()}
-    assert figures == {
-        1: (492, 12, 0, 1332),
-        2: (628, 12, 2, 1308),
-        3: (660, 10, 1, 1320),
-        4: (-32, 6, 5, 108),
-    }
 
 
 def test_standings_rank_by_list_points(worked_table):
@@ -99,25 +79,6 @@ def test_ties_break_by_won_then_lost_then_lot_then_name(tournament, club):
     ]
     assert [r.player_name for r in rows[4:]] == ["Dora", "Anna", "Bert", "Carl"]
     assert [r.rank for r in rows] == list(range(1, 9))
-
-
-def test_sheet_running_totals_and_summary(seated_series):
-    table = seated_series(3).tables.get()
-    enter(
-        table,
-        [
-            {"declarer": 1, "game": "grand", "matadors": 1, "won": True},  # +48
-            {"game": "passed"},
-            {"declarer": 1, "game": "hearts", "matadors": 1, "won": False},  # −40
-        ],
-    )
-    sheet = table_sheet(table)
-    assert len(sheet.rows) == 36 and sheet.rows[0].running[1] == 48
-    assert sheet.rows[2].running[1] == 8 and sheet.rows[3].game is None
-    summary = {s.seat: s for s in sheet.summary}
-    assert (summary[1].won_bonus, summary[1].lost_bonus) == (50, -50)
-    assert summary[2].others_bonus == 40 and summary[2].list_points == 40  # rules §2: 3-table
-    assert summary[1].list_points == 8 + 50 - 50
 
 
 def test_category_filter(worked_table):
@@ -196,14 +157,6 @@ def test_standings_take_a_fixed_number_of_queries(
 )
 def test_match_day_points_share_tied_places(rank, teams, tied, points):
     assert match_day_points(rank, teams, tied=tied) == points
-
-
-@pytest.mark.parametrize(
-    ("value", "text"),
-    [(3, "3"), (0, "0"), (Fraction(5, 2), "2½"), (Fraction(1, 2), "½"), (Fraction(-1, 2), "−½")],
-)
-def test_match_points_are_written_with_halves(value, text):
-    assert format_points(value) == text
 
 
 def _match_day(season, seated_series, per_seat, *, name, published=True):

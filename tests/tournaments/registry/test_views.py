@@ -1,0 +1,271 @@
+"""The secretaries' registry pages and who may post them.
+
+Club players, seasons, a tournament's settings, its desk (publishing, lots, the next draw's
+form) and registrations.
+"""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
+from tests.tournaments.common import GRAND, USERS, FormFields
+from tournaments.draw.services import series_draw
+from tournaments.models import Player, Registration, Series, Tournament
+from tournaments.registry.forms import TournamentForm
+from tournaments.sheets.services import game_record
+from tournaments.standings.selectors import tournament_standings
+
+pytestmark = pytest.mark.django_db
+
+
+class TestSecretaryFlow:
+    def test_create_a_tournament(self, client_for, secretary, club):
+        client = client_for(secretary)
+        response = client.post(
+            reverse("manage:tournament_new", kwargs={"club": club.pk}),
+            {
+                "name": "Herbstpreisskat",
+                "date": "2026-11-21",
+                "rules": "ispa",
+                "list_scoring": "on",
+                "bonus_won": 50,
+                "bonus_lost": 50,
+                "bonus_others_3": 40,
+                "bonus_others_4": 30,
+                "games_per_series_4": 48,
+                "games_per_series_3": 36,
+            },
+        )
+        tournament = Tournament.objects.get(name="Herbstpreisskat")
+        assert response.status_code == 302
+        assert response["Location"] == reverse(
+            "manage:tournament", kwargs={"tournament": tournament.slug}
+        )
+        assert tournament.club == club and tournament.games_per_series_4 == 48
+
+    def test_bad_settings_are_shown_and_nothing_is_created(self, client_for, secretary, club):
+        response = client_for(secretary).post(
+            reverse("manage:tournament_new", kwargs={"club": club.pk}),
+            {"name": "X", "date": "not a date", "rules": "ispa", "games_per_series_4": 0},
+        )
+        assert response.status_code == 200
+        assert response.context["form"].errors
+        assert not Tournament.objects.filter(name="X").exists()
+
+    def test_register_quick_add_and_draw(self, client_for, secretary, tournament, club):
+        client = client_for(secretary)
+        roster = [PlayerFactory(club=club) for _ in range(6)]
+        client.post(
+            reverse("manage:registration_add", kwargs={"tournament": tournament.slug}),
+            {"players": [p.pk for p in roster]},
+        )
+        client.post(
+            reverse("manage:registration_quick_add", kwargs={"tournament": tournament.slug}),
+            {"name": "Renée Weiß", "team": "Altenburg I"},
+        )
+        assert tournament.registrations.count() == 7
+        response = client.post(
+            reverse("manage:series_draw", kwargs={"tournament": tournament.slug}),
+            {"method": "random", "keep_apart": "team", "seed": "11"},
+        )
+        series = Series.objects.get(tournament=tournament)
+        assert response["Location"].endswith(f"/series/{series.number}/")
+        assert sorted(series.tables.values_list("size", flat=True)) == [3, 4]
+        page = client.get(response["Location"])
+        assert "Renée Weiß" in page.content.decode()
+
+    def test_publish_and_unpublish(self, client_for, secretary, tournament):
+        url = reverse("manage:tournament_action", kwargs={"tournament": tournament.slug})
+        client_for(secretary).post(url, {"action": "unpublish"})
+        assert not Tournament.objects.get().published
+        client_for(secretary).post(url, {"action": "publish"})
+        assert Tournament.objects.get().published
+
+
+def test_the_settings_page_names_the_longest_sheet(table, client_for, secretary):
+    tournament = table.series.tournament
+    for declarer in (2, 3):
+        game_record(table=table, data={**GRAND, "declarer": declarer})
+    form = TournamentForm(instance=tournament, club=tournament.club)
+    data = {k: v for k, v in form.initial.items() if v is not None and v is not False}
+    data.update(games_per_series_4=1, date="2026-11-21")
+    response = client_for(secretary).post(
+        reverse("manage:tournament_settings", kwargs={"tournament": tournament.slug}), data
+    )
+    assert response.status_code == 200
+    assert "Table 1 of series 1 already holds 2 games" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.games_per_series_4 == 48
+
+
+def test_settings_change_recomputes(client_for, secretary, tournament, series):
+    game = game_record(
+        table=series.tables.get(),
+        data={"declarer": 2, "game": "grand", "matadors": 1, "won": True},
+    )
+    assert game.list_declarer == 98
+    data = {
+        "name": tournament.name,
+        "date": "2026-11-21",
+        "rules": "ispa",
+        "list_scoring": "on",
+        "bonus_won": 60,
+        "bonus_lost": 50,
+        "bonus_others_3": 40,
+        "bonus_others_4": 30,
+        "games_per_series_4": 48,
+        "games_per_series_3": 36,
+        "published": "on",
+    }
+    response = client_for(secretary).post(
+        reverse("manage:tournament_settings", kwargs={"tournament": tournament.slug}), data
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.list_declarer == 108
+
+
+def test_director_records_a_draw_by_lot_for_tied_players(
+    client_for, secretary, tournament, series
+):
+
+    page = client_for(secretary).get(
+        reverse("manage:tournament", kwargs={"tournament": tournament.slug})
+    )
+    tied = [row.player_id for group in page.context["ties"] for row in group]
+    assert len(tied) == 4  # nobody has played: all four are tied at 0
+    last = tied[-1]
+    client_for(secretary).post(
+        reverse("manage:tournament_lots", kwargs={"tournament": tournament.slug}),
+        {f"lot_{last}": "1"},
+    )
+    assert tournament_standings(tournament)[0].player_id == last
+
+
+def test_a_bad_lot_number_changes_nothing(client_for, secretary, tournament, series):
+    player_id = tournament.registrations.first().player_id
+    response = client_for(secretary).post(
+        reverse("manage:tournament_lots", kwargs={"tournament": tournament.slug}),
+        {f"lot_{player_id}": "first"},
+        follow=True,
+    )
+    assert "whole numbers" in response.content.decode()
+    assert not Registration.objects.exclude(lot=None).exists()
+
+
+SETTINGS = {
+    "name": "Herbstpreisskat",
+    "date": "2026-11-21",
+    "rules": "ispa",
+    "list_scoring": "on",
+    "bonus_won": 50,
+    "bonus_lost": 50,
+    "bonus_others_3": 40,
+    "bonus_others_4": 30,
+    "games_per_series_4": 32,
+    "games_per_series_3": 24,
+}
+
+
+def _club_player(club):
+    return PlayerFactory(club=club, name="Ida Alt", team="")
+
+
+# Each secretary's POST: (url name, url kwargs, data, what the secretary's POST changed).
+SECRETARY_POSTS = {
+    "registration_add": (
+        lambda t, c, p: reverse("manage:registration_add", kwargs={"tournament": t.slug}),
+        lambda t, c, p: {"players": [p.pk]},
+        lambda t, c, p: t.registrations.filter(player=p).exists(),
+    ),
+    "tournament_lots": (
+        lambda t, c, p: reverse("manage:tournament_lots", kwargs={"tournament": t.slug}),
+        lambda t, c, p: {f"lot_{t.registrations.first().player_id}": "1"},
+        lambda t, c, p: t.registrations.exclude(lot=None).exists(),
+    ),
+    "tournament_settings": (
+        lambda t, c, p: reverse("manage:tournament_settings", kwargs={"tournament": t.slug}),
+        lambda t, c, p: SETTINGS,
+        lambda t, c, p: Tournament.objects.get(pk=t.pk).games_per_series_4 == 32,
+    ),
+    "tournament_new": (
+        lambda t, c, p: reverse("manage:tournament_new", kwargs={"club": c.pk}),
+        lambda t, c, p: {**SETTINGS, "name": "Winterpreisskat"},
+        lambda t, c, p: Tournament.objects.filter(name="Winterpreisskat", club=c).exists(),
+    ),
+    "season_new": (
+        lambda t, c, p: reverse("manage:season_new", kwargs={"club": c.pk}),
+        lambda t, c, p: {"name": "Liga 2027"},
+        lambda t, c, p: c.seasons.filter(name="Liga 2027").exists(),
+    ),
+    "player_edit": (
+        lambda t, c, p: reverse("manage:player_edit", kwargs={"club": c.pk, "pk": p.pk}),
+        lambda t, c, p: {"name": "Ida Neu", "team": "Altenburg II", "category": "ladies"},
+        lambda t, c, p: Player.objects.get(pk=p.pk).name == "Ida Neu",
+    ),
+    "registration_import": (
+        lambda t, c, p: reverse("manage:registration_import", kwargs={"tournament": t.slug}),
+        lambda t, c, p: {"file": SimpleUploadedFile("liste.csv", "Name\nJörg Łukasz\n".encode())},
+        # The upload only previews; the confirmation (posted by the same user) registers.
+        lambda t, c, p: t.registrations.filter(player__name="Jörg Łukasz").exists(),
+    ),
+}
+
+
+@pytest.mark.parametrize("who", USERS)
+@pytest.mark.parametrize("action", sorted(SECRETARY_POSTS))
+def test_only_the_clubs_secretary_posts(who, action, as_user, tournament, series, club):
+    url_of, data_of, changed = SECRETARY_POSTS[action]
+    ida = _club_player(club)
+    client = as_user(who)
+    url = url_of(tournament, club, ida)
+    response = client.post(url, data_of(tournament, club, ida))
+    if action == "registration_import":
+        assert client.post(url, {"confirm": "1"}).status_code == response.status_code or (
+            who == "secretary"
+        )
+    if who == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    elif who != "secretary":
+        assert response.status_code == 403
+    if who == "secretary":
+        assert response.status_code in (200, 302)
+        assert changed(tournament, club, ida), action
+    else:
+        assert not changed(tournament, club, ida), action
+
+
+def test_player_edit_page_shows_the_player_and_refuses_bad_names(client_for, secretary, club):
+    ida = _club_player(club)
+    url = reverse("manage:player_edit", kwargs={"club": club.pk, "pk": ida.pk})
+    client = client_for(secretary)
+    page = client.get(url)
+    assert page.status_code == 200 and "Ida Alt" in page.content.decode()
+    response = client.post(url, {"name": "Ida\x1bAlt", "team": "", "category": ""})
+    assert response.status_code == 200
+    assert "control character" in response.content.decode()
+    assert Player.objects.get(pk=ida.pk).name == "Ida Alt"
+
+
+def test_a_player_of_another_club_is_not_edited_here(client_for, secretary, club):
+    stranger = PlayerFactory(club=ClubFactory(name="Skatclub Gera"), name="Gerd")
+    url = reverse("manage:player_edit", kwargs={"club": club.pk, "pk": stranger.pk})
+    assert client_for(secretary).post(url, {"name": "X"}).status_code == 404
+    assert Player.objects.get(pk=stranger.pk).name == "Gerd"
+
+
+def test_the_next_draw_starts_from_the_last_draws_keep_apart(
+    client_for, secretary, tournament, roster
+):
+    for p in roster(4):
+        RegistrationFactory(tournament=tournament, player=p)
+    series_draw(tournament=tournament, seed=1, keep_apart="team_and_club")
+    page = client_for(secretary).get(
+        reverse("manage:tournament", kwargs={"tournament": tournament.slug})
+    )
+    parser = FormFields()
+    parser.feed(page.content.decode())
+    (draw,) = [dict(f["fields"]) for f in parser.forms if "method" in dict(f["fields"])]
+    assert draw["keep_apart"] == "team_and_club"
