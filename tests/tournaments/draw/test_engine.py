@@ -1,4 +1,5 @@
-"""The table draw (rules §4): table sizes, random and seeded draws, keeping players apart."""
+"""The pure table draw `tournaments/draw/engine.py` (rules §4): table sizes, random and seeded
+draws, keeping players apart; the engine imports nothing from Django."""
 
 import ast
 import random

@@ -1,143 +1,37 @@
-"""Entry at the table on the players' phones: the private links and what they allow, rows
-sent twice, provisional results and their confirmation, two copies under double entry, the
-director's pages, and the QR codes on the pages and the PDFs."""
+"""Entry at the table (entry/views.py): the players' phone pages behind the private links,
+rows sent twice, provisional results and their confirmation, two copies under double
+entry, and the director's pages (confirm, settle, links, QR codes)."""
 
-import io
 import json
 import uuid
 
 import pytest
-from django.urls import reverse
-from django.utils import translation
 
-from tests.factories import RegistrationFactory
-from tournaments.draw.services import series_draw, series_redraw
-from tournaments.entry import services as entry_services
-from tournaments.entry.selectors import entry_link, sheet_copies_compare
-from tournaments.entry.services import (
-    game_record_at_table,
-    series_links_revoke,
-    sheet_confirm,
-    sheet_settle,
-    table_link_reissue,
-    table_link_revoke,
-    table_links_issue,
+from tests.tournaments.entry.helpers import (
+    CLUBS,
+    GRAND,
+    NULL_LOST,
+    en,
+    keys_both,
+    link,
+    manage,
+    send,
 )
+from tournaments.entry.selectors import sheet_copies_compare
+from tournaments.entry.services import game_record_at_table, sheet_confirm, table_link_revoke
 from tournaments.errors import UserError
-from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
 from tournaments.games import game_mapping_of
 from tournaments.models import Game, GameChange, Series, SheetCopy, Table
-from tournaments.registry.services import tournament_update
-from tournaments.sheets.selectors import disputed_games, table_sheet
+from tournaments.sheets.selectors import table_sheet
 from tournaments.sheets.services import game_correct, game_delete, game_record
 from tournaments.standings.selectors import tournament_standings
 
-pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
-
 pytestmark = pytest.mark.django_db
 
-# A 3-table: seat 1 deals game 1 and plays. Rules §1.3: grand with 2, won → 3 × 24 = 72.
-GRAND = {"declarer": "2", "game": "grand", "matadors": "2", "won": "won", "bid": "20"}
-CLUBS = {"declarer": "3", "game": "clubs", "matadors": "1", "card_points": "70", "bid": "18"}
-NULL_LOST = {"declarer": "1", "game": "null", "won": "lost", "bid": "23"}
-
-
-def en(name: str, **kwargs) -> str:
-    with translation.override("en"):
-        return reverse(name, kwargs=kwargs or None)
-
-
-def link(token: str, what: str = "") -> str:
-    return en(f"entry{what}", token=token)
-
-
-def manage(name: str, table: Table, **extra) -> str:
-    series = table.series
-    return en(
-        f"manage:{name}",
-        tournament=series.tournament.slug,
-        series=series.number,
-        table=table.number,
-        **extra,
-    )
-
-
-def next_number(token: str) -> int:
-    """The game the phone behind `token` would enter next (1 for an unknown link)."""
-    found = entry_link(token)
-    if found is None:
-        return 1
-    table, keeper = found
-    if keeper == 2:
-        copy = SheetCopy.objects.filter(table=table).first()
-        return len(copy.rows if copy else []) + 1
-    return table.games.count() + 1
-
-
-def send(client, token: str, data: dict, *, client_id=None, number=None):
-    """The phone's script sending one row (JSON); `number` defaults to the next game."""
-    number = next_number(token) if number is None else number
-    body = {"client_id": str(client_id or uuid.uuid4()), "number": number, "data": data}
-    return client.post(
-        link(token, "_games"),
-        json.dumps(body),
-        content_type="application/json",
-        HTTP_ACCEPT="application/json",
-    )
-
-
-@pytest.fixture
-def series(seated_series) -> Series:
-    """Series 1 with two 3-tables (links issued by the draw)."""
-    return seated_series(6)
-
-
-@pytest.fixture
-def table(series) -> Table:
-    return series.tables.get(number=1)
-
-
-@pytest.fixture
-def other_table(series) -> Table:
-    return series.tables.get(number=2)
-
-
-@pytest.fixture
-def phone(client):
-    """Nobody signed in: a player's phone."""
-    return client
-
-
-@pytest.fixture
-def double(tournament, seated_series) -> Table:
-    """Double entry: one 3-table with both keepers' links."""
-    tournament.double_entry = True
-    tournament.save()
-    return seated_series(3).tables.get()
-
 
 # --------------------------------------------------------------------------------------
-# Links
+# The phone's page and its private link
 # --------------------------------------------------------------------------------------
-
-
-def test_the_draw_issues_a_private_link_for_every_table(series, table, other_table):
-    assert table.entry_token and other_table.entry_token
-    assert table.entry_token != other_table.entry_token
-    assert len(table.entry_token) >= 32
-    assert table.entry_token_2 is None  # no double entry
-
-
-def test_double_entry_issues_a_second_link(double):
-    assert double.entry_token and double.entry_token_2
-    assert double.entry_token != double.entry_token_2
-
-
-def test_a_redraw_issues_new_links(series, table):
-    old = table.entry_token
-    series_redraw(series=series, seed=5)
-    tokens = set(series.tables.values_list("entry_token", flat=True))
-    assert None not in tokens and old not in tokens
 
 
 def test_the_phone_page_shows_the_table_and_nothing_else(phone, table):
@@ -181,27 +75,6 @@ def test_another_tables_link_cannot_write_to_this_table(phone, table, other_tabl
     assert other_table.games.count() == 1
 
 
-def test_a_revoked_link_is_404_and_a_reissued_one_replaces_it(phone, table):
-    old = table.entry_token
-    table_link_revoke(table=table)
-    assert phone.get(link(old)).status_code == 404
-    assert send(phone, old, GRAND).status_code == 404
-    table = table_link_reissue(table=table)
-    assert table.entry_token and table.entry_token != old
-    assert phone.get(link(old)).status_code == 404
-    assert send(phone, old, GRAND).status_code == 404
-    assert send(phone, table.entry_token, GRAND).status_code == 201
-    assert table.games.count() == 1
-
-
-def test_revoking_every_link_of_a_series(series, phone, table):
-    token = table.entry_token
-    assert series_links_revoke(series=series) == 2
-    assert phone.get(link(token)).status_code == 404
-    assert table_links_issue(series=series) == 2
-    assert Table.objects.filter(series=series, entry_token=None).count() == 0
-
-
 def test_the_second_link_works_only_under_double_entry(phone, tournament, double):
     token_2 = double.entry_token_2
     assert phone.get(link(token_2)).status_code == 200
@@ -227,6 +100,25 @@ def test_a_closed_sheet_takes_no_rows(phone, table):
     Table.objects.filter(pk=table.pk).update(closed=True)
     assert send(phone, table.entry_token, GRAND).status_code == 410
     assert not Game.objects.exists()
+
+
+def test_a_closed_series_of_an_unpublished_tournament_shows_no_sheet(
+    phone, tournament, series, table
+):
+    send(phone, table.entry_token, GRAND, number=1)
+    Series.objects.filter(pk=series.pk).update(status=Series.Status.CLOSED)
+    tournament.published = False
+    tournament.save()
+    page = phone.get(link(table.entry_token))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "This series is closed" in text
+    assert table.seats.first().player.name not in text
+    state = phone.get(link(table.entry_token, "_state"), HTTP_ACCEPT="application/json")
+    assert state.status_code == 410 and state.json()["code"] == "closed"
+    tournament.published = True
+    tournament.save()
+    assert table.seats.first().player.name in phone.get(link(table.entry_token)).content.decode()
 
 
 # --------------------------------------------------------------------------------------
@@ -283,15 +175,6 @@ def test_a_row_id_used_at_another_table_is_refused(phone, table, other_table):
     assert not other_table.games.exists()
 
 
-def test_the_service_returns_the_stored_game_for_a_resend(table):
-    client_id = uuid.uuid4()
-    row = {"declarer": 2, "game": "grand", "matadors": 2, "won": True}
-    game, created = game_record_at_table(table=table, data=row, client_id=client_id)
-    again, created_again = game_record_at_table(table=table, data=dict(row), client_id=client_id)
-    assert created and not created_again and again.pk == game.pk
-    assert Game.objects.count() == 1
-
-
 def test_the_same_row_id_with_other_content_is_refused(phone, table):
     client_id = uuid.uuid4()
     assert send(phone, table.entry_token, GRAND, client_id=client_id, number=1).status_code == 201
@@ -329,47 +212,6 @@ def test_the_second_copy_refuses_the_same_row_id_with_other_content(phone, doubl
     other = send(phone, double.entry_token_2, CLUBS, client_id=client_id, number=1)
     assert other.status_code == 409 and other.json()["code"] == "client_id_conflict"
     assert len(SheetCopy.objects.get(table=double).rows) == 1
-
-
-def test_two_records_of_one_row_at_the_same_moment_enter_it_once(table, monkeypatch):
-    """A race: the second request does not see the first one's row before it saves; the
-    unique client_id holds and the second gets the stored row, not a server error."""
-    client_id = uuid.uuid4()
-    row = {"declarer": 2, "game": "grand", "matadors": 2, "won": True}
-    game, _created = game_record_at_table(table=table, data=row, client_id=client_id)
-    real_filter = Game.objects.filter
-
-    class Blind:
-        """The queryset the racing request saw: no row with this id yet, and the sheet
-        still empty (so that it tries game 1 again)."""
-
-        def __init__(self, *args, **kwargs):
-            self.kwargs = kwargs
-
-        def first(self):
-            return None
-
-        def exclude(self, **kwargs):
-            return self
-
-        def exists(self):
-            return False
-
-    calls = {"n": 0}
-
-    def racing_filter(*args, **kwargs):
-        if kwargs.get("client_id") == client_id and calls["n"] < 2:
-            calls["n"] += 1
-            return Blind()
-        return real_filter(*args, **kwargs)
-
-    monkeypatch.setattr(Game.objects, "filter", racing_filter)
-    # It saw the sheet before game 1 went in.
-    monkeypatch.setattr(entry_services, "_check_number", lambda **kwargs: None)
-    again, created = game_record_at_table(table=table, data=row, client_id=client_id)
-    assert calls["n"] == 2
-    assert not created and again.pk == game.pk
-    assert Game.objects.filter(client_id=client_id).count() == 1
 
 
 def test_a_row_for_a_game_entered_elsewhere_meanwhile_is_refused(phone, table, secretary):
@@ -529,13 +371,6 @@ def test_standings_show_provisional_games_until_the_director_confirms(
     assert 'class="provisional"' not in page.content.decode()
 
 
-def test_a_confirmation_is_not_shown_as_a_correction(phone, table):
-    send(phone, table.entry_token, GRAND)
-    sheet_confirm(table=table)
-    sheet = table_sheet(table, blank_rows=False)
-    assert sheet.rows[0].game.changes_count == 0
-
-
 def test_a_correction_keeps_a_phone_row_provisional_and_resendable(phone, table):
     client_id = uuid.uuid4()
     send(phone, table.entry_token, GRAND, client_id=client_id)
@@ -559,12 +394,6 @@ def test_the_sheet_page_marks_provisional_rows_and_offers_confirmation(
 # --------------------------------------------------------------------------------------
 # Double entry
 # --------------------------------------------------------------------------------------
-
-
-def keys_both(phone, table, *rows):
-    for row in rows:
-        assert send(phone, table.entry_token, row).status_code == 201
-        assert send(phone, table.entry_token_2, row).status_code == 201
 
 
 def test_the_second_keeper_fills_the_second_copy(phone, double):
@@ -669,121 +498,10 @@ def test_settling_with_the_second_copy(phone, client_for, secretary, double):
     assert sheet_confirm(table=double, user=secretary) == 2
 
 
-def test_settling_rows_only_one_copy_has(phone, secretary, double):
-    keys_both(phone, double, GRAND)
-    send(phone, double.entry_token, CLUBS)  # the second keeper has not got there yet
-    with pytest.raises(UserError, match="differ in game 2"):
-        sheet_confirm(table=double)
-    # Pending, not disputed: it counts (provisionally).
-    assert not sheet_copies_compare(double)[1].disputed
-    assert sheet_settle(table=double, choose="first", user=secretary) == [2]
-    assert len(SheetCopy.objects.get(table=double).rows) == 2
-    # The second keeper is ahead: its extra row is entered as a game, or removed.
-    send(phone, double.entry_token_2, NULL_LOST)
-    sheet_settle(table=double, number=3, choose="second", user=secretary)
-    assert double.games.get(number=3).score == -46
-    send(phone, double.entry_token_2, GRAND)
-    sheet_settle(table=double, number=4, choose="first", user=secretary)
-    assert len(SheetCopy.objects.get(table=double).rows) == 3
-    assert GameChange.objects.filter(action=GameChange.Action.DELETED, game_number=4).exists()
-    assert sheet_confirm(table=double) == 3
-
-
-def test_a_row_keyed_at_the_desk_is_compared_with_the_second_copy(
-    phone, secretary, tournament, double
-):
-    """The secretary keys game 1 as a grand on the screen, the second keeper's phone sends
-    clubs: the row differs, counts nowhere and blocks the confirmation until settled."""
-    game_record(
-        table=double,
-        data={"declarer": 2, "game": "grand", "matadors": 2, "won": True, "bid": 20},
-        user=secretary,
-    )
-    send(phone, double.entry_token_2, CLUBS, number=1)
-    [row] = sheet_copies_compare(double)
-    assert row.unsettled and row.disputed
-    seat_2 = double.seats.get(number=2).player_id
-    standings = {r.player_id: r for r in tournament_standings(tournament)}
-    assert standings[seat_2].list_points == 0 and standings[seat_2].provisional
-    assert table_sheet(double, blank_rows=False).rows[0].disputed
-    assert sheet_settle(table=double, number=1, choose="first", user=secretary) == [1]
-    assert not sheet_copies_compare(double)[0].unsettled
-    standings = {r.player_id: r for r in tournament_standings(tournament)}
-    assert standings[seat_2].list_points == 72 + 50
-
-
-def test_a_confirmed_game_stays_final_whatever_the_second_copy_says(
-    phone, secretary, tournament, double
-):
-    keys_both(phone, double, GRAND)
-    sheet_confirm(table=double, user=secretary)
-    game_correct(
-        game=double.games.get(),
-        data={"declarer": 2, "game": "grand", "matadors": 3, "won": True, "bid": 20},
-        user=secretary,
-    )
-    [row] = sheet_copies_compare(double)
-    assert not row.equal and not row.unsettled and not row.disputed
-    assert not disputed_games([double.pk])
-
-
-def test_turning_double_entry_on_after_the_draw_issues_the_second_links(tournament, table):
-    assert table.entry_token_2 is None
-    tournament_update(tournament=tournament, double_entry=True)
-    table.refresh_from_db()
-    assert table.entry_token_2 and table.entry_token_2 != table.entry_token
-
-
-def test_a_closed_series_of_an_unpublished_tournament_shows_no_sheet(
-    phone, tournament, series, table
-):
-    send(phone, table.entry_token, GRAND, number=1)
-    Series.objects.filter(pk=series.pk).update(status=Series.Status.CLOSED)
-    tournament.published = False
-    tournament.save()
-    page = phone.get(link(table.entry_token))
-    assert page.status_code == 200
-    text = page.content.decode()
-    assert "This series is closed" in text
-    assert table.seats.first().player.name not in text
-    state = phone.get(link(table.entry_token, "_state"), HTTP_ACCEPT="application/json")
-    assert state.status_code == 410 and state.json()["code"] == "closed"
-    tournament.published = True
-    tournament.save()
-    assert table.seats.first().player.name in phone.get(link(table.entry_token)).content.decode()
-
-
-@pytest.mark.parametrize(
-    "target", ["/\\evil.com", "//evil.com", "https://evil.com/", "/\\/evil.com", "javascript:x"]
-)
-def test_the_next_address_stays_on_the_site(client_for, secretary, table, target):
-    response = client_for(secretary).post(
-        manage("entry_link", table), {"action": "reissue", "next": target}
-    )
-    assert response.status_code == 302
-    assert response["Location"] == manage("entry_confirm", table)
-
-
-def test_the_next_address_may_be_a_page_of_the_site(client_for, secretary, table):
-    response = client_for(secretary).post(
-        manage("entry_link", table), {"action": "reissue", "next": "/manage/x/?a=1#b"}
-    )
-    assert response["Location"] == "/manage/x/?a=1#b"
-
-
-def test_standings_take_a_fixed_number_of_queries_under_double_entry(
-    django_assert_max_num_queries, phone, tournament, roster, double
-):
-    keys_both(phone, double, GRAND)
-    send(phone, double.entry_token, CLUBS)
-    send(phone, double.entry_token_2, NULL_LOST)
-    with django_assert_max_num_queries(7):
-        tournament_standings(tournament)
-
-
 # --------------------------------------------------------------------------------------
 # The director's pages
 # --------------------------------------------------------------------------------------
+
 
 DIRECTOR_REQUESTS = [
     ("get", "entry_confirm", {}),
@@ -833,6 +551,24 @@ def test_the_director_reissues_and_revokes_a_tables_link(client_for, secretary, 
     assert table.entry_token is None
 
 
+@pytest.mark.parametrize(
+    "target", ["/\\evil.com", "//evil.com", "https://evil.com/", "/\\/evil.com", "javascript:x"]
+)
+def test_the_next_address_stays_on_the_site(client_for, secretary, table, target):
+    response = client_for(secretary).post(
+        manage("entry_link", table), {"action": "reissue", "next": target}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == manage("entry_confirm", table)
+
+
+def test_the_next_address_may_be_a_page_of_the_site(client_for, secretary, table):
+    response = client_for(secretary).post(
+        manage("entry_link", table), {"action": "reissue", "next": "/manage/x/?a=1#b"}
+    )
+    assert response["Location"] == "/manage/x/?a=1#b"
+
+
 def test_the_series_page_shows_each_tables_link_and_qr_code(client_for, secretary, series, table):
     url = en("manage:series", tournament=series.tournament.slug, series=series.number)
     page = client_for(secretary).get(url).content.decode()
@@ -846,53 +582,3 @@ def test_the_series_page_shows_each_tables_link_and_qr_code(client_for, secretar
 def test_the_confirm_page_shows_the_qr_code_inline(client_for, secretary, table):
     page = client_for(secretary).get(manage("entry_confirm", table)).content.decode()
     assert "<svg" in page and f"/entry/{table.entry_token}/" in page
-
-
-def pdf_links(content: bytes) -> list[str]:
-    reader = pypdf.PdfReader(io.BytesIO(content))
-    uris = []
-    for page in reader.pages:
-        for annotation in page.get("/Annots") or []:
-            action = annotation.get_object().get("/A")
-            if action and action.get("/URI"):
-                uris.append(str(action["/URI"]))
-    return uris
-
-
-def test_the_blank_sheets_and_the_table_list_carry_the_qr_codes(client_for, secretary, series):
-    director = client_for(secretary)
-    kwargs = {"tournament": series.tournament.slug, "series": series.number}
-    expected = {
-        f"http://testserver/entry/{token}/"
-        for token in series.tables.values_list("entry_token", flat=True)
-    }
-    sheets = director.get(en("manage:export_blank_sheets", **kwargs))
-    assert set(pdf_links(sheets.content)) == expected
-    tables = director.get(en("manage:export_assignments", **kwargs))
-    assert set(pdf_links(tables.content)) == expected
-    text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(tables.content)).pages)
-    assert "Links for the phones" in text
-
-
-def test_double_entry_prints_both_links(tournament, double):
-    double.series.tournament = tournament
-    pdf = ScoreSheetsPdf.blank(double.series, link_url=lambda token: f"https://x.test/{token}/")
-    assert set(pdf_links(pdf.render())) == {
-        f"https://x.test/{double.entry_token}/",
-        f"https://x.test/{double.entry_token_2}/",
-    }
-    listing = AssignmentsPdf(double.series, link_url=lambda token: f"https://x.test/{token}/")
-    assert len(pdf_links(listing.render())) == 2
-
-
-def test_without_links_the_pdfs_are_as_before(series):
-    assert pdf_links(ScoreSheetsPdf.blank(series).render()) == []
-    assert pdf_links(AssignmentsPdf(series).render()) == []
-
-
-def test_a_large_series_gets_its_links_in_one_go(tournament, roster):
-    for p in roster(40):
-        RegistrationFactory(tournament=tournament, player=p)
-    series = series_draw(tournament=tournament, seed=3)
-    tokens = list(series.tables.values_list("entry_token", flat=True))
-    assert len(tokens) == 10 and len(set(tokens)) == 10 and None not in tokens

@@ -1,0 +1,55 @@
+"""The private links on paper (exporters/sheets.py): QR codes on the blank score sheets and
+the table list, both links under double entry, none without links."""
+
+import io
+
+import pytest
+
+from tests.tournaments.entry.helpers import en
+from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
+
+pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
+
+pytestmark = pytest.mark.django_db
+
+
+def pdf_links(content: bytes) -> list[str]:
+    reader = pypdf.PdfReader(io.BytesIO(content))
+    uris = []
+    for page in reader.pages:
+        for annotation in page.get("/Annots") or []:
+            action = annotation.get_object().get("/A")
+            if action and action.get("/URI"):
+                uris.append(str(action["/URI"]))
+    return uris
+
+
+def test_the_blank_sheets_and_the_table_list_carry_the_qr_codes(client_for, secretary, series):
+    director = client_for(secretary)
+    kwargs = {"tournament": series.tournament.slug, "series": series.number}
+    expected = {
+        f"http://testserver/entry/{token}/"
+        for token in series.tables.values_list("entry_token", flat=True)
+    }
+    sheets = director.get(en("manage:export_blank_sheets", **kwargs))
+    assert set(pdf_links(sheets.content)) == expected
+    tables = director.get(en("manage:export_assignments", **kwargs))
+    assert set(pdf_links(tables.content)) == expected
+    text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(tables.content)).pages)
+    assert "Links for the phones" in text
+
+
+def test_double_entry_prints_both_links(tournament, double):
+    double.series.tournament = tournament
+    pdf = ScoreSheetsPdf.blank(double.series, link_url=lambda token: f"https://x.test/{token}/")
+    assert set(pdf_links(pdf.render())) == {
+        f"https://x.test/{double.entry_token}/",
+        f"https://x.test/{double.entry_token_2}/",
+    }
+    listing = AssignmentsPdf(double.series, link_url=lambda token: f"https://x.test/{token}/")
+    assert len(pdf_links(listing.render())) == 2
+
+
+def test_without_links_the_pdfs_are_as_before(series):
+    assert pdf_links(ScoreSheetsPdf.blank(series).render()) == []
+    assert pdf_links(AssignmentsPdf(series).render()) == []

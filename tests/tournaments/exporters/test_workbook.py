@@ -1,0 +1,212 @@
+"""The workbook (exporters/workbook.py) opened again with openpyxl: standings, series, teams,
+every game and the penalties, names kept as text, provisional and disputed games marked.
+
+The figures in the files must be those of the selectors that the HTML pages show.
+"""
+
+import io
+from decimal import Decimal
+
+import pytest
+from openpyxl import Workbook, load_workbook
+from openpyxl.cell import WriteOnlyCell
+
+from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tournaments.exporters.workbook import LeanRows, TournamentWorkbook, text_cell
+from tournaments.models import Game
+from tournaments.sheets.selectors import table_sheet
+from tournaments.standings.selectors import series_standings, team_standings, tournament_standings
+
+pytestmark = pytest.mark.django_db
+
+
+def open_workbook(tournament):
+    return load_workbook(io.BytesIO(TournamentWorkbook(tournament).render()))
+
+
+def data_rows(ws):
+    return list(ws.iter_rows(min_row=2, values_only=True))
+
+
+def test_workbook_standings_are_the_selectors_totals(tournament, worked_table):
+    book = open_workbook(tournament)
+    assert book.sheetnames == ["Standings", "Series 1", "Teams", "Games"]
+    ws = book["Standings"]
+    header = next(ws.iter_rows(max_row=1, values_only=True))
+    assert header == (
+        "Rank",
+        "Player",
+        "Club",
+        "Team",
+        "S1",
+        "Won",
+        "Lost",
+        "Others' lost",
+        "Game points",
+        "Points",
+        "Provisional",
+    )
+    expected = [
+        (
+            r.rank,
+            r.player_name,
+            r.club,
+            r.team,
+            r.series[1].list_points,
+            r.won,
+            r.lost,
+            r.others_lost,
+            r.game_points,
+            r.list_points,
+            None,
+        )
+        for r in tournament_standings(tournament)
+    ]
+    assert data_rows(ws) == expected
+    assert [row[-2] for row in data_rows(ws)] == [1332, 1320, 1308, 108]
+    assert ws.freeze_panes == "A2"
+    assert ws.auto_filter.ref == "A1:K5"
+    assert ws["J2"].number_format == "#,##0;-#,##0;0"
+
+
+def test_workbook_series_and_team_sheets(tournament, worked_table):
+    book = open_workbook(tournament)
+    series = [(row[1], row[-2]) for row in data_rows(book["Series 1"])]
+    assert series == [
+        (r.player_name, r.list_points) for r in series_standings(worked_table.series)
+    ]
+    teams = {row[1]: row[-1] for row in data_rows(book["Teams"])}
+    assert teams == {t.team: t.list_points for t in team_standings(tournament)}
+    assert book["Teams"].freeze_panes == "A2"
+
+
+def test_workbook_has_one_row_per_game_with_its_stored_values(tournament, worked_table):
+    ws = open_workbook(tournament)["Games"]
+    rows = data_rows(ws)
+    games = list(Game.objects.filter(table=worked_table).order_by("number"))
+    assert len(rows) == len(games) == 48
+    header = next(ws.iter_rows(max_row=1, values_only=True))
+    col = {title: index for index, title in enumerate(header)}
+    names = {s.number: s.player.name for s in worked_table.seats.select_related("player")}
+    for row, game in zip(rows, games, strict=True):
+        assert row[col["Game no."]] == game.number
+        assert row[col["Dealer"]] == worked_table.dealer_of(game.number)
+        assert row[col["Declarer"]] == game.declarer
+        assert row[col["Declarer's name"]] == names[game.declarer]
+        assert (row[col["Value"]], row[col["Score"]]) == (game.value, game.score)
+        assert row[col["List points declarer"]] == game.list_declarer
+        assert row[col["Result"]] == ("won" if game.is_won else "lost")
+    assert ws.freeze_panes == "A2"
+    assert ws.auto_filter.ref == f"A1:AC{len(games) + 1}"
+    assert {row[col["Status"]] for row in rows} == {None}
+    # Per declarer the scores add up to the game points of the summary block.
+    sheet = table_sheet(worked_table)
+    for line in sheet.summary:
+        assert line.game_points == sum(
+            r[col["Score"]] for r in rows if r[col["Declarer"]] == line.seat
+        )
+
+
+def test_workbook_of_a_tournament_without_games(tournament):
+    book = open_workbook(tournament)
+    assert book.sheetnames == ["Standings", "Teams", "Games"]
+    assert data_rows(book["Games"]) == []
+
+
+def test_lean_rows_read_back_as_openpyxls_own_rows():
+    """LeanRows writes below openpyxl's API: every cell must read back as if appended."""
+    rows = [
+        (1, -72, 0, None, "Jörg Łukasz", "=1+1", "+1", "-x", "@sum", "a & b <c> \"d\" 'e'"),
+        (None, None, None, None, None, None, None, None, None, None),
+        (2, 10**9, -(10**9), 7, " lead", "trail ", "ß\tü", "x", None, "Grand"),
+    ]
+    workbook = Workbook(write_only=True)
+    plain = workbook.create_sheet("plain")
+    header = [f"h{n}" for n in range(len(rows[0]))]
+    plain.append(header)
+    for row in rows:
+        plain.append([text_cell(plain, v) if isinstance(v, str) else v for v in row])
+    lean_ws = workbook.create_sheet("lean")
+    lean = LeanRows(lean_ws, [WriteOnlyCell(lean_ws, value=title) for title in header])
+    for row in rows:
+        lean.append(row)
+    assert lean.count == len(rows)
+    lean.close()
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    book = load_workbook(buffer)
+    expected = list(book["plain"].iter_rows(values_only=True))
+    assert expected[1][5] == "=1+1" and book["plain"]["F2"].data_type == "s"
+    assert list(book["lean"].iter_rows(values_only=True)) == expected
+    assert book["lean"]["F2"].data_type == "s"
+    assert book["lean"].max_row == 4
+
+
+def test_lean_rows_refuse_a_value_they_cannot_write():
+    for value in (1.5, True, Decimal("1.00")):
+        with pytest.raises(TypeError, match=type(value).__name__):
+            LeanRows.cell("A2", value)
+
+
+def test_workbook_games_sheet_reads_back_cell_by_cell(tournament, worked_table):
+    """The Games sheet (LeanRows) equals the same rows appended through openpyxl's API."""
+    exporter = TournamentWorkbook(tournament)
+    games = open_workbook(tournament)["Games"]
+    workbook = Workbook(write_only=True)
+    ws = workbook.create_sheet("Games")
+    ws.append([column.title for column in exporter.game_columns()])
+    for values in exporter.game_rows():
+        ws.append([text_cell(ws, v) if isinstance(v, str) else v for v in values])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    expected = list(load_workbook(buffer)["Games"].iter_rows(values_only=True))
+    assert len(expected) == 49
+    assert list(games.iter_rows(values_only=True)) == expected
+
+
+def test_names_that_look_like_formulas_stay_text(tournament, named_series):
+    table = named_series(["=1+1", "+2", "-3", "@SUM(A1)"]).tables.get()
+    enter(table, sheet_rows(WORKED_EXAMPLE, 4))
+    book = open_workbook(tournament)
+    for sheet in ("Standings", "Series 1", "Games"):
+        ws = book[sheet]
+        texts = {c.value for row in ws.iter_rows(min_row=2) for c in row if c.data_type == "s"}
+        assert {"=1+1", "+2", "-3"} <= texts, sheet
+        assert not [c for row in ws.iter_rows() for c in row if c.data_type == "f"], sheet
+    members = data_rows(book["Teams"])
+    assert any("=1+1" in row[2] for row in members)
+
+
+def test_workbook_marks_provisional_rows_and_leaves_disputed_games_out_of_the_sums(
+    tournament, double_entry_table
+):
+    book = open_workbook(tournament)
+    assert book.sheetnames == ["Standings", "Series 1", "Teams", "Games", "Penalties"]
+    standings = tournament_standings(tournament)
+    ws = book["Standings"]
+    header = next(ws.iter_rows(max_row=1, values_only=True))
+    col = {title: index for index, title in enumerate(header)}
+    rows = data_rows(ws)
+    assert len(standings) == 3 and all(r.provisional for r in standings)
+    assert [row[col["Provisional"]] for row in rows[:3]] == ["*"] * 3
+    assert rows[-1][0] == "* provisional: includes games entered at the table, not yet confirmed"
+    assert ws.auto_filter.ref == "A1:K4"
+    assert [row[col["Provisional"]] for row in data_rows(book["Series 1"])[:3]] == ["*"] * 3
+
+    games = book["Games"]
+    header = next(games.iter_rows(max_row=1, values_only=True))
+    g = {title: index for index, title in enumerate(header)}
+    first, second = data_rows(games)
+    assert first[g["Status"]] == "provisional" and first[g["Score"]] == 72
+    assert second[g["Status"]] == "disputed: does not count"
+    assert second[g["Game"]] == "Clubs" or second[g["Trump"]] == "Clubs"
+    assert second[g["Score"]] is None and second[g["List points declarer"]] is None
+    # The Games sheet and the Penalties sheet add up to the Standings sheet's game points.
+    penalties = data_rows(book["Penalties"])
+    seat_1 = double_entry_table.seats.get(number=1).player.name
+    assert penalties == [(1, 1, 1, seat_1, -10, "looked at the skat")]
+    for row in standings:
+        seat = double_entry_table.seats.get(player_id=row.player_id).number
+        scores = sum(r[g["Score"]] or 0 for r in data_rows(games) if r[g["Declarer"]] == seat)
+        fines = sum(p[4] for p in penalties if p[2] == seat)
+        assert row.game_points == scores + fines, row.player_name

@@ -1,0 +1,38 @@
+"""Money figures shared by the money tests: `D` (Decimal), the worked example's prize
+plan, its fees (`set_fees`) and the rows of the money table by player or registration."""
+
+from decimal import Decimal
+
+from tournaments.money.selectors import tournament_money
+from tournaments.money.services import tournament_money_update
+
+D = Decimal
+
+PLAN = [
+    {"scope": "overall", "rank": 1, "share": D("50")},
+    {"scope": "overall", "rank": 2, "amount": D("5")},
+    {"scope": "category", "category": "ladies", "rank": 1, "amount": D("2")},
+]
+
+
+def set_fees(tournament, **overrides):
+    """The worked example's fees (overridable); `tournament` is refreshed."""
+    fees = {
+        "entry_fee": D("10"),
+        "table_fee": D("1"),
+        "lost_game_fee": D("0.50"),
+        "lost_game_fee_from": 4,
+        "lost_game_fee_high": D("1.00"),
+        **overrides,
+    }
+    tournament_money_update(tournament=tournament, **fees)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def rows_by_name(tournament):
+    return {row.player_name: row for row in tournament_money(tournament).rows}
+
+
+def registration(tournament, name):
+    return tournament.registrations.get(player__name=name)
