@@ -3,7 +3,8 @@
 - `series`: series 1 of `tournament`, four players drawn at one table;
 - `table`: that table;
 - `worked_table`: that table with the rules §2 worked example entered (seats 1–4 = A, B, C, D);
-- `as_user(name)`: a client signed in as the cast member of that name (see `common.USERS`).
+- `double`: one 3-table of a tournament with double entry, with both keepers' links;
+- `as_user(name)`: a client signed in as the cast member of that name (see `helpers.USERS`).
 """
 
 import pytest
@@ -34,3 +35,11 @@ def as_user(request, client_for):
         return client_for(request.getfixturevalue(name))
 
     return make
+
+
+@pytest.fixture
+def double(tournament, seated_series):
+    """Double entry: one 3-table with both keepers' links."""
+    tournament.double_entry = True
+    tournament.save()
+    return seated_series(3).tables.get()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.tournaments.common import GRAND
+from tests.tournaments.helpers import GRAND
 from tournaments.models import Game, Penalty, Seat
 from tournaments.sheets.services import game_record, penalty_record
 

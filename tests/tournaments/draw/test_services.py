@@ -3,7 +3,7 @@
 import pytest
 
 from tests.factories import PlayerFactory, RegistrationFactory
-from tests.tournaments.common import GRAND
+from tests.tournaments.helpers import GRAND
 from tournaments.draw.services import seat_swap, series_delete, series_draw, series_redraw
 from tournaments.errors import UserError
 from tournaments.models import Seat, Series

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
-from tests.tournaments.common import form_posting
+from tests.tournaments.helpers import form_posting
 from tournaments.draw.services import series_draw
 from tournaments.models import Seat, Series
 

@@ -1,5 +1,6 @@
 """Fixtures of the entry tests: a series of two 3-tables with their links (`series`, `table`,
-`other_table`), a phone (nobody signed in) and a 3-table under double entry (`double`)."""
+`other_table`) and a phone (nobody signed in); `double` (a 3-table under double entry) is
+in tests/tournaments/conftest.py."""
 
 import pytest
 
@@ -26,11 +27,3 @@ def other_table(series) -> Table:
 def phone(client):
     """Nobody signed in: a player's phone."""
     return client
-
-
-@pytest.fixture
-def double(tournament, seated_series) -> Table:
-    """Double entry: one 3-table with both keepers' links."""
-    tournament.double_entry = True
-    tournament.save()
-    return seated_series(3).tables.get()

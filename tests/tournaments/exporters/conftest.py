@@ -1,6 +1,8 @@
 """Fixtures of the export tests: `named_series` (players with the given names, drawn),
-`worked_table` (the rules §2 worked series entered) and `double_entry_table` (a 3-table
-under double entry with a provisional game, a disputed one and a penalty)."""
+`worked_table` (the rules §2 worked series entered), `double_entry_table` (a 3-table
+under double entry with a provisional game, a disputed one and a penalty), `worked` (the
+money tests' worked tournament with fees and a prize plan) and `linked_series` (two
+3-tables with their phone links)."""
 
 import uuid
 
@@ -9,6 +11,7 @@ import pytest
 from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.exporters.helpers import NAMES, TEAMS
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tests.tournaments.money.helpers import worked_tournament
 from tournaments.draw.services import series_draw
 from tournaments.entry.services import game_record_at_table, sheet_copy_record
 from tournaments.sheets.services import penalty_record
@@ -50,3 +53,15 @@ def double_entry_table(tournament, named_series):
         sheet_copy_record(table=table, data=second, client_id=uuid.uuid4(), number=number)
     penalty_record(table=table, seat=1, points=-10, reason="looked at the skat")
     return table
+
+
+@pytest.fixture
+def worked(tournament, seated_series):
+    """The money tests' worked tournament: the rules §2 sheet, fees and a prize plan."""
+    return worked_tournament(tournament, seated_series(4).tables.get())
+
+
+@pytest.fixture
+def linked_series(seated_series):
+    """Series 1 with two 3-tables (links issued by the draw)."""
+    return seated_series(6)

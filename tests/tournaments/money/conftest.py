@@ -10,27 +10,13 @@ Prize plan: overall 1st 50 % of the pot, 2nd €5, ladies 1st €2 (B and D are 
 import pytest
 from django.utils import translation
 
-from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
-from tests.tournaments.money.helpers import PLAN, set_fees
-from tournaments.models import Category
-from tournaments.money.services import prize_plan_replace
-
-NAMES = {1: "Anna", 2: "Berta", 3: "Carl", 4: "Dora"}
+from tests.tournaments.money.helpers import worked_tournament
 
 
 @pytest.fixture
 def worked(tournament, seated_series):
     """The rules §2 sheet entered, seats 1–4 named A–D; B and D are ladies; fees and plan set."""
-    table = seated_series(4).tables.get()
-    for seat in table.seats.select_related("player"):
-        seat.player.name = NAMES[seat.number]
-        seat.player.category = Category.LADIES if seat.number in (2, 4) else ""
-        seat.player.save()
-    enter(table, sheet_rows(WORKED_EXAMPLE, 4))
-    set_fees(tournament)
-    prize_plan_replace(tournament=tournament, prizes=PLAN)
-    tournament.refresh_from_db()
-    return tournament
+    return worked_tournament(tournament, seated_series(4).tables.get())
 
 
 @pytest.fixture(autouse=True)

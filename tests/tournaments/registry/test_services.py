@@ -3,7 +3,7 @@
 import pytest
 
 from tests.factories import PlayerFactory, RegistrationFactory
-from tests.tournaments.common import GRAND
+from tests.tournaments.helpers import GRAND
 from tournaments.errors import UserError
 from tournaments.models import Game, Player, Tournament
 from tournaments.money.services import payment_record

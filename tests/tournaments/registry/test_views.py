@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
-from tests.tournaments.common import GRAND, USERS, FormFields
+from tests.tournaments.helpers import GRAND, USERS, FormFields
 from tournaments.draw.services import series_draw
 from tournaments.models import Player, Registration, Series, Tournament
 from tournaments.registry.forms import TournamentForm

@@ -1,17 +1,10 @@
-"""Fixtures of the score-sheet tests: a 4-table (`table`) and the same table with two games
-and a penalty, closed (`closed_table`)."""
+"""Fixtures of the score-sheet tests: `closed_table`, the 4-table of tests/tournaments/conftest.py
+(`table`) with two games and a penalty, closed."""
 
 import pytest
 
-from tournaments.models import Table
 from tournaments.registry.services import tournament_update
 from tournaments.sheets.services import game_record, penalty_record, table_close
-
-
-@pytest.fixture
-def table(seated_series) -> Table:
-    """Series 1 with one 4-table: seat 1 deals game 1 and sits out."""
-    return seated_series(4).tables.get()
 
 
 @pytest.fixture

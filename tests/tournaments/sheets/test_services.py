@@ -1,12 +1,14 @@
 """Recording, correcting and deleting games, penalties and closing a table's sheet.
 
-The happy path, the user's mistakes, and that a failure writes nothing.
+The happy path, the user's mistakes, and that a failure writes nothing; a penalty out of
+range (in the service and in the database) and any change to a closed sheet until it is
+reopened are refused.
 """
 
 import pytest
+from django.db import IntegrityError, transaction
 
-from tests.tournaments.common import GRAND
-from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tests.tournaments.helpers import GRAND, WORKED_EXAMPLE, enter, sheet_rows
 from tournaments.errors import UserError
 from tournaments.models import Game, GameChange, Penalty, Series, Tournament
 from tournaments.sheets.selectors import table_seat_totals
@@ -14,8 +16,10 @@ from tournaments.sheets.services import (
     game_correct,
     game_delete,
     game_record,
+    penalty_delete,
     penalty_record,
     table_close,
+    table_reopen,
 )
 from tournaments.standings.selectors import tournament_standings
 
@@ -216,3 +220,37 @@ def test_a_penalty_reason_with_a_control_character_is_refused(table):
     with pytest.raises(UserError, match="control character"):
         penalty_record(table=table, seat=1, points=-10, reason="misdeal\x01")
     assert not Penalty.objects.exists()
+
+
+@pytest.mark.parametrize("points", [10**22, 3_000_000_000, 1001, -1001])
+def test_the_penalty_service_checks_the_range(table, points):
+    with pytest.raises(UserError, match="1000"):
+        penalty_record(table=table, seat=1, points=points)
+    assert not Penalty.objects.exists()
+
+
+def test_the_database_refuses_a_penalty_out_of_range(table):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Penalty.objects.create(table=table, seat=1, points=1001)
+
+
+def test_a_penalty_at_the_limit_is_entered(table):
+    assert penalty_record(table=table, seat=1, points=-1000).points == -1000
+
+
+def test_the_services_refuse_a_closed_sheet(closed_table):
+    game = closed_table.games.get(number=2)
+    penalty = closed_table.penalties.get()
+    calls = [
+        lambda: game_delete(game=game),
+        lambda: game_correct(game=game, data={"declarer": 3, "game": "null"}),
+        lambda: penalty_record(table=closed_table, seat=1, points=-5),
+        lambda: penalty_delete(penalty=penalty),
+    ]
+    for call in calls:
+        with pytest.raises(UserError, match="reopen it"):
+            call()
+    table_reopen(table=closed_table)
+    penalty_delete(penalty=penalty)
+    game_delete(game=game)
+    assert closed_table.games.count() == 1 and not closed_table.penalties.exists()

@@ -8,8 +8,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import RegistrationFactory
-from tests.tournaments.common import USERS
-from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tests.tournaments.helpers import USERS, WORKED_EXAMPLE, enter, sheet_rows
 from tournaments.draw.services import series_draw
 from tournaments.models import Tournament
 

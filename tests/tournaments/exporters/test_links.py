@@ -24,7 +24,10 @@ def pdf_links(content: bytes) -> list[str]:
     return uris
 
 
-def test_the_blank_sheets_and_the_table_list_carry_the_qr_codes(client_for, secretary, series):
+def test_the_blank_sheets_and_the_table_list_carry_the_qr_codes(
+    client_for, secretary, linked_series
+):
+    series = linked_series
     director = client_for(secretary)
     kwargs = {"tournament": series.tournament.slug, "series": series.number}
     expected = {
@@ -50,6 +53,7 @@ def test_double_entry_prints_both_links(tournament, double):
     assert len(pdf_links(listing.render())) == 2
 
 
-def test_without_links_the_pdfs_are_as_before(series):
+def test_without_links_the_pdfs_are_as_before(linked_series):
+    series = linked_series
     assert pdf_links(ScoreSheetsPdf.blank(series).render()) == []
     assert pdf_links(AssignmentsPdf(series).render()) == []
