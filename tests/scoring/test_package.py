@@ -51,7 +51,7 @@ def test_public_api():
         "ScoringError", "Bonus", "DEFAULT_BONUS", "Game", "GameResult", "parse_game",
         "score", "score_mapping", "result_to_contract", "SheetGame", "SeatTotals",
         "score_series", "RULE_SETS", "ISPA_GAMES", "NA_GAMES", "SUITS", "valid_bids",
-        "RAMSCH_RESULTS",
+        "RAMSCH_RESULTS", "dealer", "sitting_out",
     }  # fmt: skip
     assert expected <= set(scoring.__all__)
     for name in scoring.__all__:

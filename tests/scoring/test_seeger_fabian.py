@@ -8,6 +8,7 @@ from scoring import (
     GameResult,
     ScoringError,
     SheetGame,
+    dealer,
     list_points_for,
     ranking_key,
     score,
@@ -323,6 +324,20 @@ def test_penalty_may_go_to_the_dealer():
     # shall be charged ten points": fines are not deals, the dealer can get one.
     totals = score_series([], rules="na", table_size=4, penalties=[(1, -10)])
     assert totals[1].game_points == -10
+
+
+@pytest.mark.parametrize(
+    ("number", "table_size", "deals"),
+    [
+        (1, 3, 1), (2, 3, 2), (3, 3, 3), (4, 3, 1), (36, 3, 3),  # rules §4: seat 1 deals game 1
+        (1, 4, 1), (4, 4, 4), (5, 4, 1), (48, 4, 4),  # and the deal passes on
+        (5, 5, 5), (6, 5, 1),  # Foster 1909: "taking turns" at a table of five
+    ],
+)  # fmt: skip
+def test_the_deal_passes_on_from_seat_1(number, table_size, deals):
+    assert dealer(number, table_size) == deals
+    if table_size > 3:
+        assert deals in sitting_out(number, table_size)
 
 
 def test_sitting_out():

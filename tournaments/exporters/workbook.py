@@ -108,7 +108,8 @@ class LeanRows:
     `WriteOnlyWorksheet.append` does (`_get_writer`, `_writer.xf`, `_writer.write_row` for
     the header), leaves an empty `_rows` so that `ws.close()` writes the tail only, and
     splices into the sheet's file (`_writer.out`) before the workbook archives it.
-    test_exporters.py reopens a workbook with `load_workbook` and compares every cell.
+    tests/tournaments/exporters/test_workbook.py reopens a workbook with `load_workbook` and
+    compares every cell.
     """
 
     MARKER = "leanRows"
