@@ -33,10 +33,13 @@ from tournaments.sheets.selectors import table_seat_totals
 
 
 def game_snapshot(game: Game) -> dict:
+    """A game's row and values as the sheet's history keeps them (`GameChange.diff`)."""
     return {name: getattr(game, name) for name in (*SHEET_FIELDS, "value", "score")}
 
 
 def jsonable(data: dict) -> dict:
+    """`data` with dates written as ISO text, so that it can be stored as JSON."""
+
     def convert(value):
         if isinstance(value, list):
             return [convert(v) for v in value]
@@ -48,6 +51,7 @@ def jsonable(data: dict) -> dict:
 
 
 def locked_table(table: Table) -> Table:
+    """The table read again under a row lock: writers to one sheet take turns."""
     # of=("self",): lock this table's row only, not its series and tournament (on PostgreSQL
     # that would make every table's phones wait for each other).
     return (
@@ -58,6 +62,7 @@ def locked_table(table: Table) -> Table:
 
 
 def check_series_open(table: Table):
+    """A closed series takes no change to its sheets until it is reopened."""
     if table.series.status == Series.Status.CLOSED:
         raise UserError(_("This series is closed; reopen it to change its sheets."))
 
