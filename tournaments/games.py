@@ -24,6 +24,7 @@ import scoring
 from scoring.game import FIELD_NAMES
 from tournaments.errors import UserError, from_scoring
 from tournaments.models import Game, GameType, RuleSet, Table, Tournament
+from tournaments.versions import version_bump
 
 # The declared fields of a game: the scoring contract's input less what the tournament
 # (`rules`), the table (`table_size`) and the ramsch column of the sheet (`ramsch`) give.
@@ -250,4 +251,7 @@ def scores_recompute(*, tournament: Tournament | None = None) -> int:
         if batch:
             Game.objects.bulk_update(batch, fields)
             count += len(batch)
+        touched = Tournament.objects.all() if tournament is None else [tournament]
+        for each in touched:
+            version_bump(tournament_id=each.pk)
     return count

@@ -265,6 +265,10 @@ class Tournament(models.Model):
         _("higher fee per lost game"), max_digits=8, decimal_places=2, null=True, blank=True
     )
     created = models.DateTimeField(auto_now_add=True)
+    # Bumped by every write that changes what the tournament's pages show
+    # (`tournaments.versions.version_bump`), in the writer's transaction: caches, ETags and
+    # the live feed key on it.
+    version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -480,6 +484,8 @@ class Game(models.Model):
     client_id = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    # The tournament's version this row was last written at (the live feed: "changed since").
+    version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["table", "number"]

@@ -33,6 +33,7 @@ FLOORS = [
             "tournaments.formats",
             "tournaments.paths",
             "tournaments.mixins",
+            "tournaments.versions",
             "tournaments.demo_names",
             "tournaments.draw.engine",  # pure Python: the draw itself
             "tournaments.registry.player_import",  # reads a file, writes nothing

@@ -36,6 +36,7 @@ from tournaments.sheets.services import (
     locked_table,
     mark_started,
 )
+from tournaments.versions import version_bump
 
 FIRST_KEEPER, SECOND_KEEPER = 1, 2
 
@@ -299,6 +300,7 @@ def game_record_at_table(
         game = game_build(table=table, number=expected, data=data)
         game.provisional = True
         game.client_id = client_id
+        game.version = version_bump(tournament_id=table.series.tournament_id)
         try:
             with transaction.atomic():
                 game.save()
@@ -402,7 +404,10 @@ def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> in
                     % {"numbers": ", ".join(str(n) for n in unsettled)},
                     code="copies_differ",
                 )
-        Game.objects.filter(pk__in=[g.pk for g in games]).update(provisional=False)
+        version = version_bump(tournament_id=table.series.tournament_id)
+        Game.objects.filter(pk__in=[g.pk for g in games]).update(
+            provisional=False, version=version
+        )
         reason = (
             _("sheet confirmed by the second list keeper")
             if second_keeper
@@ -488,6 +493,7 @@ def _settle_second(table: Table, row, user):
     _check_entry_open(table)
     game = game_build(table=table, number=row.number, data=row.second)
     game.provisional = True
+    game.version = version_bump(tournament_id=table.series.tournament_id)
     game.save()
     GameChange.objects.create(
         table=table,

@@ -30,6 +30,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import acting_user
 from tournaments.sheets.selectors import table_seat_totals
+from tournaments.versions import version_bump
 
 
 def game_snapshot(game: Game) -> dict:
@@ -89,6 +90,7 @@ def game_record(*, table: Table, data: Mapping, user: AbstractBaseUser | None = 
                 % {"size": table.size, "limit": limit}
             )
         game = game_build(table=table, number=number, data=data)
+        game.version = version_bump(tournament_id=table.series.tournament_id)
         game.save()
         GameChange.objects.create(
             table=table,
@@ -134,6 +136,10 @@ def games_bulk_record(*, table: Table, rows: Sequence[Mapping]) -> list[Game]:
             game_build(table=table, number=number, data=row)
             for number, row in enumerate(rows, start=start + 1)
         ]
+        if games:
+            version = version_bump(tournament_id=table.series.tournament_id)
+            for game in games:
+                game.version = version
         Game.objects.bulk_create(games, batch_size=1000)
         if games:
             mark_started(table.series)
@@ -158,6 +164,7 @@ def game_correct(
         diff = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
         if not diff:
             return current
+        updated.version = version_bump(tournament_id=table.series.tournament_id)
         updated.save()
         GameChange.objects.create(
             table=table,
@@ -192,6 +199,7 @@ def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str
             reason=reason[:200],
         )
         game.delete()
+        version_bump(tournament_id=table.series.tournament_id)
 
 
 def penalty_record(
@@ -217,6 +225,7 @@ def penalty_record(
         )
         penalty.save()
         _penalty_history(penalty, action=PenaltyChange.Action.CREATED, user=user)
+        version_bump(tournament_id=table.series.tournament_id)
     return penalty
 
 
@@ -242,6 +251,7 @@ def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
         penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
         _penalty_history(penalty, action=PenaltyChange.Action.DELETED, user=user, reason=reason)
         penalty.delete()
+        version_bump(tournament_id=table.series.tournament_id)
 
 
 @dataclass(frozen=True)
@@ -292,6 +302,7 @@ def table_close(
             return differences
         table.closed = True
         table.save(update_fields=["closed", "paper_totals"])
+        version_bump(tournament_id=table.series.tournament_id)
     return differences
 
 
@@ -301,4 +312,5 @@ def table_reopen(*, table: Table, user=None) -> Table:
         check_series_open(table)
         table.closed = False
         table.save(update_fields=["closed"])
+        version_bump(tournament_id=table.series.tournament_id)
     return table
