@@ -64,6 +64,7 @@ FLOORS = [
             "tournaments.money",
             "tournaments.exporters",
             "tournaments.templatetags",
+            "tournaments.api",
         ),
     ),
     (

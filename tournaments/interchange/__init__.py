@@ -10,7 +10,7 @@ writes such documents and gives the machine-readable standings of the same contr
 - `reader`: a document checked into a plan, nothing written (`_Checker`);
 - `writer`: the plan written in one transaction (`import_document`);
 - `archive`: the optional `archive` object, exported, checked and written;
-- `standings`: "Standings JSON" (`standings_json`).
+- `standings_json`: "Standings JSON", from `standings.selectors` (the API serves it too).
 
 Terms:
 - a *document* is the decoded JSON object; player *ids* ("p1", "p2", ...) are local to it;
@@ -40,7 +40,7 @@ Choices the contract leaves open (the archive, when present, records these inste
 
 from tournaments.interchange.common import FORMAT, InterchangeError
 from tournaments.interchange.export import export_document
-from tournaments.interchange.standings import standings_json
 from tournaments.interchange.writer import import_document
+from tournaments.standings.selectors import standings_json
 
 __all__ = ["FORMAT", "InterchangeError", "export_document", "import_document", "standings_json"]

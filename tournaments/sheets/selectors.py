@@ -308,3 +308,39 @@ def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
     for game in games:
         game.declarer_name = names.get((game.table_id, game.declarer), "")
     return games
+
+
+@dataclass
+class GamesSince:
+    """The live feed: what changed on a tournament's sheets after a version (a scoreboard
+    polls with the version it last saw)."""
+
+    version: int  # the tournament's version now
+    games: list[Game]  # entered or changed after the version, with table and series
+    sheets: list[tuple[int, int, int]]  # every sheet: (series, table, games on it now)
+    disputed: set[int]  # ids among `games` that count nowhere until settled
+
+
+def games_since(tournament: Tournament, *, version: int) -> GamesSince:
+    """The games written after `version`, and each sheet's length (a deleted game shortens
+    its sheet: it is gone from the feed, so the length says so)."""
+    current = Tournament.objects.values_list("version", flat=True).get(pk=tournament.pk)
+    games = list(
+        Game.objects.filter(table__series__tournament=tournament, version__gt=version)
+        .select_related("table__series")
+        .order_by("version", "table__series__number", "table__number", "number")
+    )
+    sheets = [
+        (row["series__number"], row["number"], row["count"])
+        for row in Table.objects.filter(series__tournament=tournament)
+        .values("series__number", "number")
+        .annotate(count=Count("games"))
+        .order_by("series__number", "number")
+    ]
+    disputed = disputed_games({game.table_id for game in games})
+    return GamesSince(
+        version=current,
+        games=games,
+        sheets=sheets,
+        disputed={pk for pks in disputed.values() for pk in pks},
+    )

@@ -119,6 +119,34 @@ def tournament_standings(
     return _rank(rows.values())
 
 
+def standings_json(tournament: Tournament) -> list[dict]:
+    """The standings as interchange.md "Standings JSON" has them, in rank order."""
+    return [
+        {
+            "rank": row.rank,
+            "player": row.player_name,
+            "club": row.club or None,
+            "team": row.team or None,
+            "list_points": row.list_points,
+            "game_points": row.game_points,
+            "won": row.won,
+            "lost": row.lost,
+            "others_lost": row.others_lost,
+            "series": [
+                {
+                    "number": result.number,
+                    "list_points": result.list_points,
+                    "game_points": result.game_points,
+                    "won": result.won,
+                    "lost": result.lost,
+                }
+                for result in sorted(row.series.values(), key=lambda r: r.number)
+            ],
+        }
+        for row in tournament_standings(tournament)
+    ]
+
+
 def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:
     """Players tied on list points, won and lost: only a draw by lot separates them (§2)."""
     groups: dict[tuple[int, int, int], list[StandingRow]] = defaultdict(list)
