@@ -250,4 +250,3 @@ def test_a_season_without_a_visible_match_day_is_unknown(club, client_for):
     TournamentFactory(club=club, season=season, published=False)
     assert client_for(None).get("/api/v1/seasons/leer").status_code == 404
     assert client_for(None).get("/api/v1/seasons").json()["count"] == 0
-
