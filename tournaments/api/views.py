@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db.models import Count, Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_safe
 from ninja import Query, Router
 from ninja.decorators import decorate_view
 from ninja.pagination import LimitOffsetPagination, paginate
@@ -494,6 +495,7 @@ def player_detail(request, player_id: int):
 # --------------------------------------------------------------------------------------
 
 
+@require_safe
 @conditional(_tournament_state)
 def standings_json_view(request, tournament: str):
     """Exactly the rows of `manage.py standings SLUG --format json` (the same function)."""
