@@ -4,12 +4,28 @@
 - `WORKED_EXAMPLE`, `sheet_rows`, `enter`: the rules §2 worked series, entered in an order
   in which nobody declares while dealing;
 - `USERS`: the cast of tests/conftest.py, from nobody signed in to the club's secretary;
-- `form_posting`, `FormFields`: what the forms of a rendered page post.
+- `form_posting`, `FormFields`: what the forms of a rendered page post;
+- `complete_tournament`: a tournament with everything the archive and a backup keep.
 """
 
+from decimal import Decimal
 from html.parser import HTMLParser
 
-from tournaments.sheets.services import game_record
+from tests.factories import RegistrationFactory
+from tournaments.draw.services import series_draw
+from tournaments.entry.services import game_record_at_table, sheet_copy_record
+from tournaments.models import Category
+from tournaments.money.services import payment_record, prize_plan_replace, tournament_money_update
+from tournaments.registry.services import registration_set_lots, season_create, tournament_update
+from tournaments.sheets.selectors import table_seat_totals
+from tournaments.sheets.services import (
+    game_correct,
+    game_delete,
+    game_record,
+    penalty_delete,
+    penalty_record,
+    table_close,
+)
 
 # Rules §2 worked 4-table series (preisskat.org): game points/won/lost per seat
 # A +492/12/0, B +628/12/2, C +660/10/1, D −32/6/5 → A 1332, C 1320, B 1308, D 108.
@@ -103,31 +119,6 @@ def complete_tournament(tournament, roster, user):
     and a deleted penalty, provisional rows from the phone and a second copy that differs
     from them (a disputed row). `user` makes the secretary's writes.
     """
-    from decimal import Decimal
-
-    from tests.factories import RegistrationFactory
-    from tournaments.draw.services import series_draw
-    from tournaments.entry.services import game_record_at_table, sheet_copy_record
-    from tournaments.models import Category
-    from tournaments.money.services import (
-        payment_record,
-        prize_plan_replace,
-        tournament_money_update,
-    )
-    from tournaments.registry.services import (
-        registration_set_lots,
-        season_create,
-        tournament_update,
-    )
-    from tournaments.sheets.selectors import table_seat_totals
-    from tournaments.sheets.services import (
-        game_correct,
-        game_delete,
-        penalty_delete,
-        penalty_record,
-        table_close,
-    )
-
     season = season_create(club=tournament.club, name="Liga 2026", teams_best_n=2)
     tournament = tournament_update(
         tournament=tournament, season=season, double_entry=True, team_best_n=3
