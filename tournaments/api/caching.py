@@ -1,8 +1,9 @@
 """Conditional GETs for the API: ETag and Last-Modified from the tournament versions.
 
 A tournament's version (`tournaments.versions`) moves with every write that changes what
-its pages show, so `"v1-t<pk>-<version>"` names one state of everything the API says about
-it; a list names the versions of every tournament in it. `state` functions return
+its pages show, so `"v1-t<pk>-<version>-<row>"` names one state of everything the API says
+about it (the row digest covers the tournament's own settings as well); a list names the
+versions of every tournament in it. `state` functions return
 (etag, last modified) or None when the viewer may not see the thing (the view then answers
 404, never 304).
 """
@@ -34,9 +35,20 @@ def visible_tournaments(user):
     return published | Tournament.objects.filter(club__in=permissions.managed_clubs(user))
 
 
+def _row_digest(tournament: Tournament) -> str:
+    """The tournament's own settings (name, status, rules, ...): an edit of the row shows
+    even where the writer does not bump the version."""
+    values = [
+        getattr(tournament, field.attname)
+        for field in Tournament._meta.concrete_fields
+        if field.name not in ("version", "changed", "created")
+    ]
+    return hashlib.sha256(repr(values).encode()).hexdigest()[:12]
+
+
 def tournament_state(tournament: Tournament) -> State:
     return (
-        f"{API_REVISION}-t{tournament.pk}-{tournament.version}",
+        f"{API_REVISION}-t{tournament.pk}-{tournament.version}-{_row_digest(tournament)}",
         tournament.changed,
         not tournament.published,
     )

@@ -137,6 +137,20 @@ def _standing_out(row) -> dict:
     }
 
 
+class LaidOut:
+    """A queryset laid out row by row only for the page asked for: the paginator counts it
+    in the database and slices it there."""
+
+    def __init__(self, queryset, layout):
+        self.queryset, self.layout = queryset, layout
+
+    def __len__(self):
+        return self.queryset.count()
+
+    def __getitem__(self, index: slice):
+        return [self.layout(row) for row in self.queryset[index]]
+
+
 def _category(category: str | None) -> str | None:
     if category and category not in Category.values:
         raise Http404
@@ -162,7 +176,7 @@ def tournament_list(request, season: str | None = None, club: str | None = None)
         tournaments = tournaments.filter(season__slug=season)
     if club:
         tournaments = tournaments.filter(club__name=club)
-    return [_tournament_out(t) for t in tournaments.order_by("-date", "-id")]
+    return LaidOut(tournaments.order_by("-date", "-id"), _tournament_out)
 
 
 @router.get("/tournaments/{slug}", response=schemas.TournamentDetailOut, tags=["tournaments"])
@@ -383,7 +397,7 @@ def _season_list_state(request, **kwargs):
 @decorate_view(conditional(_season_list_state))
 def season_list(request):
     """League seasons with a published match day (and your club's when signed in)."""
-    return [_season_out(s) for s in _visible_seasons(request).select_related("club")]
+    return LaidOut(_visible_seasons(request).select_related("club"), _season_out)
 
 
 @router.get("/seasons/{slug}", response=schemas.SeasonDetailOut, tags=["seasons"])

@@ -214,12 +214,16 @@ def _series_export(tournament, tables, game_changes, penalty_changes, users) -> 
         if client_id is not None:
             client_ids[table_id][str(number)] = str(client_id)
     copies = dict(SheetCopy.objects.filter(table__in=tables).values_list("table_id", "rows"))
+    # A penalty change names its penalty by its place in the table's `penalties` (id order).
     penalty_index: dict[int, int] = {}
-    for table_id in tables.values_list("pk", flat=True):
-        for index, pk in enumerate(
-            Penalty.objects.filter(table_id=table_id).order_by("id").values_list("pk", flat=True)
-        ):
-            penalty_index[pk] = index
+    per_table: dict[int, int] = defaultdict(int)
+    for pk, table_id in (
+        Penalty.objects.filter(table__in=tables)
+        .order_by("table_id", "id")
+        .values_list("pk", "table_id")
+    ):
+        penalty_index[pk] = per_table[table_id]
+        per_table[table_id] += 1
     changes: dict[int, list[dict]] = defaultdict(list)
     for change in game_changes:
         changes[change.table_id].append(

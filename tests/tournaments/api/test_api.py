@@ -250,3 +250,12 @@ def test_a_season_without_a_visible_match_day_is_unknown(club, client_for):
     TournamentFactory(club=club, season=season, published=False)
     assert client_for(None).get("/api/v1/seasons/leer").status_code == 404
     assert client_for(None).get("/api/v1/seasons").json()["count"] == 0
+
+
+def test_an_edit_of_the_tournament_itself_is_a_new_answer(played, client_for):
+    client = client_for(None)
+    url = f"/api/v1/tournaments/{played.slug}"
+    first = client.get(url)
+    tournament_update(tournament=played, name="Herbstpreisskat 2026")
+    answer = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert answer.status_code == 200 and answer.json()["name"] == "Herbstpreisskat 2026"
