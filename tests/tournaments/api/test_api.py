@@ -259,3 +259,13 @@ def test_an_edit_of_the_tournament_itself_is_a_new_answer(played, client_for):
     tournament_update(tournament=played, name="Herbstpreisskat 2026")
     answer = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert answer.status_code == 200 and answer.json()["name"] == "Herbstpreisskat 2026"
+
+
+def test_a_304_costs_one_query_whatever_the_size_of_the_answer(
+    played, client_for, django_assert_max_num_queries
+):
+    client = client_for(None)
+    url = f"/api/v1/tournaments/{played.slug}/series/1/tables/1"
+    etag = client.get(url)["ETag"]
+    with django_assert_max_num_queries(1):
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
