@@ -1,5 +1,5 @@
-"""The shapes of the API's answers (pydantic models through django-ninja): the OpenAPI
-description is generated from them, and every answer is validated against them.
+"""The shapes of the API's answers (pydantic models, which django-ninja turns into the
+OpenAPI description and validates every answer against).
 
 Codes, not labels: `rules`, `status`, `game`, `category` are the stored values
 (`tournaments.models` choices), so a club's website can translate them itself.
@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import datetime
 
-from ninja import Schema
+from pydantic import BaseModel
+
+
+class Schema(BaseModel):
+    """Plain pydantic models: the views hand them dicts, so ninja's own `Schema` (which
+    reads attributes of ORM objects) would only add its cost per row (a large live feed
+    or standings: several times the time)."""
 
 
 class TournamentOut(Schema):
@@ -197,6 +203,7 @@ class LiveFeedOut(Schema):
     tournament: str
     since: int
     version: int
+    more: bool
     games: list[FeedGameOut]
     sheets: list[SheetLengthOut]
 

@@ -34,6 +34,10 @@ from tournaments.standings.selectors import (
 )
 
 router = Router()
+# Games per answer of the live feed: a scoreboard's poll brings a few; a first sync of a
+# whole evening comes in a few answers.
+FEED_LIMIT = 1000
+FEED_MAX_LIMIT = 5000
 COMPUTED_FIELDS = ("value", "score", "is_won", "is_lost", "overbid", "list_declarer")
 COMPUTED_FIELDS += ("list_others", "provisional", "version")
 
@@ -245,17 +249,24 @@ def team_standings_view(request, slug: str):
 
 @router.get("/tournaments/{slug}/games", response=schemas.LiveFeedOut, tags=["live"])
 @decorate_view(conditional(_tournament_state))
-def live_feed(request, slug: str, since: int = Query(0, ge=0)):
+def live_feed(
+    request,
+    slug: str,
+    since: int = Query(0, ge=0),
+    limit: int = Query(FEED_LIMIT, ge=1, le=FEED_MAX_LIMIT),
+):
     """The games entered or changed after version `since`, and every sheet's length.
 
-    A scoreboard polls with the `version` of its last answer; a row may come twice, never
-    be missed. A sheet shorter than the rows you hold lost its last games (deleted)."""
+    A scoreboard polls with the `version` of its last answer (at once while `more` is
+    true); a row may come twice, never be missed. A sheet shorter than the rows you hold
+    lost its last games (deleted)."""
     tournament = _tournament(request, slug)
-    feed = games_since(tournament, version=since)
+    feed = games_since(tournament, version=since, limit=limit)
     return {
         "tournament": tournament.slug,
         "since": since,
         "version": feed.version,
+        "more": feed.more,
         "games": [
             {
                 **_game_out(game),

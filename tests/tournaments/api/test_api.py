@@ -10,9 +10,9 @@ from django.core.management import call_command
 
 from tests.factories import TournamentFactory
 from tests.tournaments.helpers import GRAND
-from tournaments.models import Season, Tournament
+from tournaments.models import Game, Season, Tournament
 from tournaments.registry.services import season_create, tournament_update
-from tournaments.sheets.selectors import table_sheet
+from tournaments.sheets.selectors import games_since, table_sheet
 from tournaments.sheets.services import game_record
 
 pytestmark = pytest.mark.django_db
@@ -269,3 +269,30 @@ def test_a_304_costs_one_query_whatever_the_size_of_the_answer(
     etag = client.get(url)["ETag"]
     with django_assert_max_num_queries(1):
         assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+def test_the_live_feed_comes_in_whole_versions_and_misses_nothing(played, client_for):
+    client = client_for(None)
+    url = f"/api/v1/tournaments/{played.slug}/games"
+    since, seen, answers = 0, [], 0
+    while True:
+        answer = client.get(url, {"since": since, "limit": 10}).json()
+        answers += 1
+        seen += [game["number"] for game in answer["games"]]
+        assert answer["version"] >= since
+        since = answer["version"]
+        if not answer["more"]:
+            break
+    assert sorted(seen) == list(range(1, 49)) and answers == 5
+    assert client.get(url, {"limit": 5001}).status_code == 422
+
+
+def test_a_version_with_more_games_than_the_limit_comes_whole(played):
+    games = Game.objects.filter(table__series__tournament=played).order_by("number")
+    games.filter(number__lte=30).update(version=1)  # one bulk write of 30 games
+    games.filter(number__gt=30).update(version=2)
+    first = games_since(played, version=0, limit=10)
+    assert (len(first.games), first.version, first.more) == (30, 1, True)
+    second = games_since(played, version=first.version, limit=10)
+    assert (len(second.games), second.more) == (18, True)
+    assert games_since(played, version=2, limit=10).games == []
