@@ -85,7 +85,9 @@ def check_empty(*, force: bool):
 
 
 def _sqlite_copy(source: sqlite3.Connection, target: sqlite3.Connection):
-    source.backup(target, pages=1024)
+    # In one step: one read transaction, so one consistent state of the database, while
+    # the site's writers go on (WAL: a reader never blocks them).
+    source.backup(target)
 
 
 def sqlite_backup(path: Path):
