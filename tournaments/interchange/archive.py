@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.utils.translation import gettext as _
 
 from tournaments.interchange.common import _is_int, _shown
@@ -428,10 +430,11 @@ class _ArchiveChecker:
         data = self.obj(place, data, TOURNAMENT_FIELDS)
         plan = self.plan
         slug = self.c.text(place, data, "slug", required=False, max_length=80)
-        if slug is not None and not Tournament._meta.get_field("slug").validators[0].regex.match(
-            slug
-        ):
-            self.c.error(place, _("slug may hold only letters, digits, - and _"))
+        if slug is not None:
+            try:
+                validate_slug(slug)
+            except ValidationError:
+                self.c.error(place, _("slug may hold only letters, digits, - and _"))
         plan.slug = slug or None
         plan.club = self.c.text(place, data, "club", required=False, max_length=120) or None
         if data.get("season") is not None:
