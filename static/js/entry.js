@@ -253,6 +253,9 @@
       if (totalsBox && typeof next.totals_html === "string") {
         totalsBox.innerHTML = next.totals_html;
       }
+      if (window.skatFitTables) {
+        window.skatFitTables();
+      }
       if (!next.open && accepting) {
         accepting = false;
         stopped = "closed";
