@@ -11,12 +11,13 @@ from django_tables2 import RequestConfig
 
 from tournaments import permissions
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
-from tournaments.models import Category, Player, Season, Tournament
+from tournaments.models import Category, Player, Season, Series, Tournament
 from tournaments.sheets.selectors import latest_games, table_sheet
 from tournaments.standings import charts
 from tournaments.standings.selectors import (
     player_statistics,
     season_standings,
+    series_progress,
     series_standings,
     team_standings,
     tournament_standings,
@@ -73,6 +74,7 @@ class TournamentDetailView(TournamentMixin, TemplateView):
         category = _category(self.request)
         series = list(self.tournament.series.order_by("number"))
         standings = tournament_standings(self.tournament, category=category or None)
+        progress = series_progress(self.tournament)
         has_teams = any(row.team for row in standings)
         table = StandingsTable(
             standings,
@@ -80,11 +82,13 @@ class TournamentDetailView(TournamentMixin, TemplateView):
             list_scoring=self.tournament.uses_list_points,
             # Without teams the column would be empty on every row.
             exclude=() if has_teams else ("team",),
+            in_play=bool(progress),
         )
         # Large open tournaments: 100 rows a page keeps the page quick on a phone.
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         context.update(
             series_list=series,
+            progress=progress,
             table=table,
             category=category,
             categories=[c for c in Category.choices if c[0]],
@@ -100,13 +104,18 @@ class SeriesDetailView(SeriesMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         category = _category(self.request)
         standings = series_standings(self.series, category=category or None)
-        table = StandingsTable(standings, list_scoring=self.tournament.uses_list_points)
+        in_play = self.series.status == Series.Status.OPEN
+        table = StandingsTable(
+            standings, list_scoring=self.tournament.uses_list_points, in_play=in_play
+        )
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         tables = list(
             self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
         )
+        progress = [p for p in series_progress(self.tournament) if p.number == self.series.number]
         context.update(
             table=table,
+            progress=progress,
             tables=tables,
             category=category,
             categories=[c for c in Category.choices if c[0]],

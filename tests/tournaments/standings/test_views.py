@@ -277,3 +277,20 @@ def test_player_page_shows_only_published_figures(client, tournament, series, cl
     series_draw(tournament=draft, seed=1)
     text = client.get(reverse("player_detail", kwargs={"pk": player.pk})).content.decode()
     assert "Geheimturnier" not in text and tournament.name in text
+
+
+def test_mid_series_the_standings_show_the_games_played_so_far(client, tournament, series):
+    enter(series.tables.get(), sheet_rows(WORKED_EXAMPLE, 4)[:5])
+    for name in ("tournament_detail", "series_detail"):
+        kwargs = {"tournament": tournament.slug, **({"series": 1} if "series" in name else {})}
+        response = client.get(reverse(name, kwargs=kwargs))
+        text = response.content.decode()
+        assert "Series 1 in play: 5 of 48 games entered so far." in text, name
+        rows = response.context["table"].rows
+        # A 4-table: each of the four seats has 5 games so far (dealt ones included).
+        assert [row.get_cell("games") for row in rows] == [5, 5, 5, 5], name
+    series.status = "closed"
+    series.save(update_fields=["status"])
+    response = client.get(reverse("tournament_detail", kwargs={"tournament": tournament.slug}))
+    assert "in play" not in response.content.decode()
+    assert "games" not in [column.name for column in response.context["table"].columns]
