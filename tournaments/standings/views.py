@@ -212,7 +212,9 @@ class ProjectorView(TournamentMixin, TemplateView):
 
     A hall of 120 players does not fit on one screen: the standings are shown `rows` at a
     time (URL parameter, default 30) and every reload turns to the next page, so the
-    screen cycles through all of them with fresh figures on each page.
+    screen cycles through all of them with fresh figures on each page. Without `rows` (or
+    with `fit=1`) static/js/projector.js measures the screen and asks again with as many
+    rows as fit it, so that every rank is shown in turn at 1920 × 1080 as at 1280 × 720.
     """
 
     template_name = "tournaments/projector.html"
@@ -235,11 +237,16 @@ class ProjectorView(TournamentMixin, TemplateView):
         number = self._int_param("page", 1)
         page = paginator.page(number if 1 <= number <= paginator.num_pages else 1)
         following = page.next_page_number() if page.has_next() else 1
+        fit = self.request.GET.get("fit") == "1" or "rows" not in self.request.GET
+        query = {"page": following, "rows": rows, **({"fit": 1} if fit else {})}
         context.update(
             standings=page.object_list,
             page=page,
             rows=rows,
-            next_url="?" + urlencode({"page": following, "rows": rows}),
+            fit=fit,
+            first_index=page.start_index() - 1 if standings else 0,
+            standings_url=self.request.build_absolute_uri(self.tournament.get_absolute_url()),
+            next_url="?" + urlencode(query),
             has_provisional=any(row.provisional for row in page.object_list),
             latest=latest_games(self.tournament, limit=8),
             refresh_seconds=self.refresh_seconds,

@@ -219,7 +219,8 @@ def test_projector_reloads_and_lists_the_latest_games(client, tournament, series
     url = reverse("tournament_projector", kwargs={"tournament": tournament.slug})
     response = client.get(url)
     text = response.content.decode()
-    assert '<meta http-equiv="refresh" content="20; url=?page=1&amp;rows=30">' in text
+    # Without rows in the address the screen is measured (fit=1; static/js/projector.js).
+    assert '<meta http-equiv="refresh" content="20; url=?page=1&amp;rows=30&amp;fit=1">' in text
     assert len(response.context["latest"]) == 3 and "S1 T1 #3" in text
     assert len(response.context["standings"]) == 4
 
