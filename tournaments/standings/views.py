@@ -6,6 +6,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.formats import date_format
 from django.views.generic import DetailView, TemplateView
 from django_tables2 import RequestConfig
 
@@ -30,6 +31,8 @@ from tournaments.standings.tables import (
 )
 
 STANDINGS_PER_PAGE = 100
+# One date format per language, on every page and PDF: 21.11.2026, 11/21/2026.
+SHORT = "SHORT_DATE_FORMAT"
 
 
 def _category(request) -> str:
@@ -169,7 +172,10 @@ class PlayerDetailView(DetailView):
         context["stats"] = stats
         context["chart"] = charts.points_chart(
             [
-                (f"{h.tournament.date:%d.%m.} S{h.line.series_number}", h.line.list_points)
+                (
+                    f"{date_format(h.tournament.date, SHORT)} S{h.line.series_number}",
+                    h.line.list_points,
+                )
                 for h in stats.played
             ]
         )

@@ -295,3 +295,35 @@ def test_mid_series_the_standings_show_the_games_played_so_far(client, tournamen
     response = client.get(reverse("tournament_detail", kwargs={"tournament": tournament.slug}))
     assert "in play" not in response.content.decode()
     assert "games" not in [column.name for column in response.context["table"].columns]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_one_date_format_per_language(client, tournament, series, language):
+    from django.utils import formats, translation
+
+    with translation.override(language):
+        short = formats.date_format(tournament.date, "SHORT_DATE_FORMAT")
+        long = formats.date_format(tournament.date, "DATE_FORMAT")
+        pages = [
+            client.get(reverse("home")).content.decode(),
+            client.get(
+                reverse("tournament_detail", kwargs={"tournament": tournament.slug})
+            ).content.decode(),
+        ]
+    assert short != long
+    for html in pages:
+        assert short in html and long not in html
+
+
+def test_every_page_has_the_favicon(client, tournament, series):
+    from pathlib import Path
+
+    from django.conf import settings
+
+    html = client.get(reverse("tournament_detail", kwargs={"tournament": tournament.slug}))
+    assert (
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+        in html.content.decode()
+    )
+    icon = Path(settings.STATICFILES_DIRS[0]) / "favicon.svg"
+    assert icon.read_text().startswith("<svg")
