@@ -46,6 +46,8 @@
     clearTimeout(timer);
     timer = setTimeout(fit, 100);
   });
+  // A table inside <details> has no width until it is opened.
+  document.addEventListener("toggle", fit, true);
   // Pages that rebuild a sheet (the phone's) call it again.
   window.skatFitTables = fit;
   fit();

@@ -172,9 +172,11 @@ def test_a_secretary_keys_a_whole_sheet_with_the_keyboard(live_server, browser_p
     tournament = Tournament.objects.get(name="Keyboard cup")
     assert tournament.games_per_series_3 == 36
 
-    # Three new players, each with the quick-add form.
+    # Three new players, each with the quick-add form; after each the cursor is back in
+    # Name for the next one.
+    tab_to(page, "#id_name")
     for name in ("Anna Schmidt", "Bernd Müller", "Carla Weiß"):
-        tab_to(page, "#id_name")
+        wait_for_focus(page, "name")
         keys.type(name)
         keys.press("Enter")
         expect(page.locator("ul.messages")).to_contain_text(name)
