@@ -12,7 +12,8 @@
    The phone remembers the ids of the rows it entered ("mine"): while its last row is the
    sheet's last and still provisional, "Take back game n" deletes it again (the server
    checks the id, so nobody takes back another phone's row). The declarer and the game
-   are chosen with large buttons; the selects stay in the form, hidden, and keep the value.
+   are chosen with large buttons; the selects stay in the form, out of sight, and keep the
+   value.
 
    Nothing here scores a game; the live value comes from sheet.js and the server. Without
    this file the form still works as a plain POST. On the "unknown link" page
@@ -150,8 +151,11 @@
       buttons.push(button);
       group.appendChild(button);
     });
-    select.hidden = true;
+    // Out of sight and out of the Tab order, but still the form's field (and still
+    // operable by a script or a test that picks an option; the buttons follow it).
+    select.classList.add("choice-source");
     select.setAttribute("tabindex", "-1");
+    select.setAttribute("aria-hidden", "true");
     select.insertAdjacentElement("afterend", group);
     function sync() {
       buttons.forEach(function (button) {
