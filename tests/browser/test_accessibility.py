@@ -3,8 +3,8 @@
 Every kind of page is opened with the demo data (a finished, a running and a North American
 tournament, a league season, money, a phone link with a provisional row): the public pages
 as anybody sees them, the secretary's pages signed in, the phone's entry page at phone
-size, the projector at 1920 × 1080 and 1280 × 720. axe-core (WCAG 2.0 / 2.1 / 2.2 A and AA and its best
-practices, target size included) runs on each, at phone and at desktop width.
+size, the projector at 1920 × 1080 and 1280 × 720. axe-core (WCAG 2.0 / 2.1 / 2.2 A and AA
+and its best practices, target size included) runs on each, at phone and desktop width.
 
 axe-core comes with the pinned PyPI package `axe-playwright-python` (its bundled
 axe.min.js; nothing is downloaded at test time). Two checks axe leaves to a person are made
