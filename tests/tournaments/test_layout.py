@@ -49,6 +49,7 @@ FLOORS = [
             "tournaments.draw.selectors",
             "tournaments.draw.services",
             "tournaments.registry.services",
+            "tournaments.registry.selectors",
             "tournaments.money.selectors",
             "tournaments.money.services",
         ),
