@@ -3,9 +3,12 @@
 Terms (rules reference `../shared/rules/README.md`):
 - A *tournament* is one evening or match day under one rule set (`ispa` or `na`).
 - A *series* (Serie; "round" in North America) is one sitting: every registered player plays
-  at one *table* of 3 or 4 seats for a fixed number of deals (rules §4).
+  at one *table* of 3 or 4 seats (North American tournaments may allow 5) for a fixed
+  number of deals (rules §4).
 - A *game* is one row of a table's score sheet: one deal, in order. Seat 1 deals the first
-  game and the deal passes on; at a 4-table the dealer sits out (rules §4).
+  game and the deal passes on; at a 4-table the dealer sits out (rules §4); at a North
+  American 5-table the dealer and the third seat after him sit out (rules §3.6,
+  `scoring.sitting_out`).
 
 Models hold data and constraints only. Every write goes through a subject's `services`
 module (`sheets.services`, `entry.services`, ...), and the computed values of each game
@@ -80,9 +83,34 @@ class Trump(models.TextChoices):
 
 
 class RamschResult(models.TextChoices):
+    """The scored player's result in a ramsch (`scoring.variants`)."""
+
     FEWEST_POINTS = "fewest_points", _("fewest card points")
     NO_TRICK = "no_trick", _("took no trick")
     ALL_TRICKS = "all_tricks", _("took every trick")
+    # Hoyle's ramsch: the player with the most points is scored.
+    MOST_POINTS_ONE_NO_TRICK = (
+        "most_points_one_no_trick",
+        _("most card points, one player took no trick"),
+    )
+    MOST_POINTS_TWO_NO_TRICK = (
+        "most_points_two_no_trick",
+        _("most card points, two players took no trick"),
+    )
+
+
+class RamschRule(models.TextChoices):
+    """How a ramsch scores (`scoring.variants.RAMSCH_RULES`); a tournament setting."""
+
+    LEAGUE = "league", _("North American league (rules §3.5)")
+    HOYLE = "hoyle", _("Hoyle: the most points lose 30 or 50 when a player took no trick")
+    GEWINNER = "gewinner", _("Gewinner-Ramsch: fewest points win 23 and a won game")
+    NONE = "", _("no ramsch: a passed-in deal scores nothing")
+
+
+# The tables of five: North American only (rules §3.6).
+TABLE_SIZES = (3, 4, 5)
+MAX_SEATS = max(TABLE_SIZES)
 
 
 class Club(models.Model):
@@ -217,6 +245,30 @@ class Tournament(models.Model):
     games_per_series_4 = models.PositiveSmallIntegerField(
         _("games per series at a 4-table"), default=48
     )
+    games_per_series_5 = models.PositiveSmallIntegerField(
+        _("games per series at a 5-table"),
+        default=60,
+        help_text=_("North American tables of five (rules §3.6): each seat deals 12 times."),
+    )
+    five_tables = models.BooleanField(
+        _("tables of five"),
+        default=False,
+        help_text=_(
+            "North American only: the draw may seat five at a table; the dealer and the "
+            "third seat after him sit out each deal (rules §3.6)."
+        ),
+    )
+    ramsch_rule = models.CharField(
+        _("ramsch"),
+        max_length=10,
+        choices=RamschRule.choices,
+        blank=True,
+        default="",
+        help_text=_(
+            "How a deal everyone passed scores. North American: league (rules §3.5) or "
+            "Hoyle; ISPA: none (rules §1.6) or the house rule Gewinner-Ramsch."
+        ),
+    )
     kontra_allowed = models.BooleanField(
         _("Kontra and Re allowed"),
         default=False,
@@ -275,6 +327,22 @@ class Tournament(models.Model):
                 condition=Q(games_per_series_3__gte=1) & Q(games_per_series_4__gte=1),
                 name="tournament_series_length_positive",
             ),
+            models.CheckConstraint(
+                condition=Q(games_per_series_5__gte=1), name="tournament_series_5_positive"
+            ),
+            # rules §3.6: tables of five are North American.
+            models.CheckConstraint(
+                condition=Q(five_tables=False) | Q(rules="na"), name="tournament_five_only_na"
+            ),
+            # Hoyle's ramsch is North American, Gewinner-Ramsch an ISPA house rule.
+            models.CheckConstraint(
+                condition=Q(rules="na", ramsch_rule__in=["", "league", "hoyle"])
+                | Q(rules="ispa", ramsch_rule__in=["", "gewinner"]),
+                name="tournament_ramsch_rule_of_rules",
+                violation_error_message=_(
+                    "Hoyle's ramsch is a North American rule and Gewinner-Ramsch an ISPA one."
+                ),
+            ),
         ]
 
     def __str__(self):
@@ -284,7 +352,29 @@ class Tournament(models.Model):
         return reverse("tournament_detail", kwargs={"tournament": self.slug})
 
     def games_per_series(self, table_size: int) -> int:
-        return self.games_per_series_4 if table_size == 4 else self.games_per_series_3
+        return {3: self.games_per_series_3, 4: self.games_per_series_4}.get(
+            table_size, self.games_per_series_5
+        )
+
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        """The table sizes this tournament's draw may form (rules §4, §3.6)."""
+        return (3, 4, 5) if self.five_tables else (3, 4)
+
+    @property
+    def ramsch(self) -> str:
+        """The ramsch rule in force (`scoring.variants.RAMSCH_RULES`), "" for none: NA
+        tournaments play the league's ramsch unless set otherwise (rules §3.5)."""
+        if self.rules == RuleSet.NA:
+            return self.ramsch_rule if self.ramsch_rule == RamschRule.HOYLE else "league"
+        return self.ramsch_rule if self.ramsch_rule == RamschRule.GEWINNER else ""
+
+    @property
+    def ramsch_variant_shown(self) -> str:
+        """The ramsch rule to print on every output when a variant is on, else ""."""
+        if self.ramsch in (RamschRule.HOYLE, RamschRule.GEWINNER):
+            return str(RamschRule(self.ramsch).label)
+        return ""
 
     @property
     def uses_list_points(self) -> bool:
@@ -391,7 +481,7 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
         constraints = [
             models.UniqueConstraint(fields=["series", "number"], name="table_number_once"),
-            models.CheckConstraint(condition=Q(size__in=[3, 4]), name="table_size_3_or_4"),
+            models.CheckConstraint(condition=Q(size__in=TABLE_SIZES), name="table_size_3_to_5"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
         ]
 
@@ -421,10 +511,10 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="seat_number_once"),
             models.UniqueConstraint(fields=["series", "player"], name="seat_player_once"),
             models.CheckConstraint(
-                condition=Q(number__gte=1) & Q(number__lte=4), name="seat_number_1_to_4"
+                condition=Q(number__gte=1) & Q(number__lte=MAX_SEATS), name="seat_number_1_to_5"
             ),
             models.CheckConstraint(
-                condition=Q(table_size__in=[3, 4]) & Q(number__lte=F("table_size")),
+                condition=Q(table_size__in=TABLE_SIZES) & Q(number__lte=F("table_size")),
                 name="seat_number_within_table",
             ),
         ]
@@ -464,7 +554,7 @@ class Game(models.Model):
     kontra = models.BooleanField(_("Kontra"), default=False)
     re = models.BooleanField(_("Re"), default=False)
     ramsch = models.CharField(
-        _("ramsch result"), max_length=16, choices=RamschResult.choices, blank=True
+        _("ramsch result"), max_length=24, choices=RamschResult.choices, blank=True
     )
     # Computed by services from the rules engine.
     value = models.IntegerField(_("value"), default=0)
@@ -489,11 +579,12 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="game_number_once"),
             models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
             models.CheckConstraint(
-                condition=Q(declarer__isnull=True) | (Q(declarer__gte=1) & Q(declarer__lte=4)),
+                condition=Q(declarer__isnull=True)
+                | (Q(declarer__gte=1) & Q(declarer__lte=MAX_SEATS)),
                 name="game_declarer_is_a_seat",
             ),
             models.CheckConstraint(
-                condition=Q(table_size__in=[3, 4])
+                condition=Q(table_size__in=TABLE_SIZES)
                 & (Q(declarer__isnull=True) | Q(declarer__lte=F("table_size"))),
                 name="game_declarer_within_table",
             ),
@@ -576,8 +667,25 @@ class SheetCopy(models.Model):
 PENALTY_LIMIT = 1000
 
 
+class PenaltyLaw(models.IntegerChoices):
+    """The 1908 laws that charge a game's value (`scoring.variants.PENALTY_LAWS`)."""
+
+    DISCARD = 2, _("law 2: did not discard two cards")
+    SKAT_SEEN = 4, _("law 4: looked at the skat without right")
+    DECLARER_THEN_OPPONENT = 6, _("law 6: an opponent misplayed after the declarer")
+    OPPONENT_MISPLAY = 7, _("law 7: an opponent led wrongly or did not follow suit")
+    OVERBID_SOLO = 8, _("law 8: an opponent misplayed against an overbid solo")
+    CARDS_DOWN = 10, _("law 10: an opponent laid down his cards")
+
+
 class Penalty(models.Model):
-    """Point fines for a seat (NA misdeal −10 etc., rules §3.6), added to its game points."""
+    """Point entries for a seat, added to its game points (rules §3.6).
+
+    Either a fixed fine (NA misdeal −10 etc.: `points` typed in, no `game`) or a penalty
+    charged at a game's value (`game` and `law` set; `points` computed from the game by
+    `scoring.penalty_charge` in `sheets.services`, never typed). Law 8 writes two rows:
+    the erring opponent's charge and the overbid declarer's credit (seat = declarer).
+    """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
     seat = models.PositiveSmallIntegerField(_("seat"))
@@ -594,6 +702,17 @@ class Penalty(models.Model):
     reason = models.CharField(
         _("reason"), max_length=120, blank=True, validators=[validate_no_control_characters]
     )
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="penalties",
+        verbose_name=_("game"),
+    )
+    law = models.PositiveSmallIntegerField(
+        _("law"), choices=PenaltyLaw.choices, null=True, blank=True
+    )
 
     class Meta:
         ordering = ["table", "id"]
@@ -601,10 +720,15 @@ class Penalty(models.Model):
         verbose_name_plural = _("penalties")
         constraints = [
             models.CheckConstraint(
-                condition=Q(seat__gte=1) & Q(seat__lte=4), name="penalty_seat_1_to_4"
+                condition=Q(seat__gte=1) & Q(seat__lte=MAX_SEATS), name="penalty_seat_1_to_5"
             ),
             models.CheckConstraint(
-                condition=Q(table_size__in=[3, 4]) & Q(seat__lte=F("table_size")),
+                condition=Q(game__isnull=True, law__isnull=True)
+                | Q(game__isnull=False, law__isnull=False),
+                name="penalty_law_with_its_game",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_size__in=TABLE_SIZES) & Q(seat__lte=F("table_size")),
                 name="penalty_seat_within_table",
             ),
             models.CheckConstraint(condition=~Q(points=0), name="penalty_not_zero"),

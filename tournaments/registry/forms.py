@@ -21,6 +21,9 @@ class TournamentForm(forms.ModelForm):
             "bonus_others_4",
             "games_per_series_4",
             "games_per_series_3",
+            "five_tables",
+            "games_per_series_5",
+            "ramsch_rule",
             "kontra_allowed",
             "team_best_n",
             "double_entry",
@@ -31,7 +34,7 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["season"].queryset = Season.objects.filter(club=club)
-        for name in ("games_per_series_4", "games_per_series_3"):
+        for name in ("games_per_series_4", "games_per_series_3", "games_per_series_5"):
             self.fields[name].min_value = 1
             self.fields[name].widget.attrs["min"] = 1
 
@@ -39,6 +42,10 @@ class TournamentForm(forms.ModelForm):
         data = super().clean()
         if data.get("rules") == "na" and data.get("kontra_allowed"):
             self.add_error("kontra_allowed", _("Kontra and Re are an ISPA house rule."))
+        if data.get("rules") == "ispa" and data.get("five_tables"):
+            self.add_error(
+                "five_tables", _("Tables of five are a North American rule (rules §3.6).")
+            )
         return data
 
 
