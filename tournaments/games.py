@@ -107,17 +107,29 @@ def game_evaluate(*, tournament: Tournament, table_size: int, data: Mapping) -> 
             field="bid",
         )
     return game_score(
-        data, rules=tournament.rules, table_size=table_size, bonus=bonus_for(tournament)
+        data,
+        rules=tournament.rules,
+        table_size=table_size,
+        bonus=bonus_for(tournament),
+        ramsch_rule=tournament.ramsch,
     )
 
 
 def game_score(
-    data: Mapping, *, rules: str, table_size: int, bonus: scoring.Bonus = scoring.DEFAULT_BONUS
+    data: Mapping,
+    *,
+    rules: str,
+    table_size: int,
+    bonus: scoring.Bonus = scoring.DEFAULT_BONUS,
+    ramsch_rule: str = "",
 ) -> scoring.GameResult:
     """What the engine makes of one game mapping, or UserError (no tournament's house rules:
-    `game_evaluate` adds those)."""
+    `game_evaluate` adds those). A ramsch is scored under `ramsch_rule`
+    (`scoring.variants`; "" = the rule set's own: rules §3.5 in NA, none in ISPA)."""
     try:
         mapping = engine_mapping(data, rules=rules, table_size=table_size)
+        if ramsch_rule and mapping.get("game") == GameType.RAMSCH:
+            return scoring.ramsch_score(scoring.parse_game(mapping), ramsch_rule, bonus)
         return scoring.score_mapping(mapping, bonus)
     except scoring.ScoringError as error:
         raise from_scoring(error) from None
@@ -169,7 +181,8 @@ def _apply(game: Game, data: Mapping, result: scoring.GameResult, declarer: int 
     game.score = result.score
     game.overbid = result.overbid
     declared = game.game not in (GameType.PASSED, GameType.RAMSCH)
-    game.is_won = declared and result.won is True
+    # Gewinner-Ramsch: "Additionally they are awarded the won game" (scoring.variants).
+    game.is_won = (declared or game.game == GameType.RAMSCH) and result.won is True
     game.is_lost = declared and result.won is False
     # rules §2: list scoring off, or NA, → plain game points (list points = score).
     if result.list_declarer is not None and game.table.series.tournament.uses_list_points:

@@ -37,11 +37,18 @@ class TournamentForm(forms.ModelForm):
         for name in ("games_per_series_4", "games_per_series_3", "games_per_series_5"):
             self.fields[name].min_value = 1
             self.fields[name].widget.attrs["min"] = 1
+        # Only North American tournaments with tables of five use it: may stay empty.
+        self.fields["games_per_series_5"].required = False
 
     def clean(self):
         data = super().clean()
         if data.get("rules") == "na" and data.get("kontra_allowed"):
             self.add_error("kontra_allowed", _("Kontra and Re are an ISPA house rule."))
+        if data.get("games_per_series_5") is None:
+            data["games_per_series_5"] = (
+                self.instance.games_per_series_5
+                or Tournament._meta.get_field("games_per_series_5").default
+            )
         if data.get("rules") == "ispa" and data.get("five_tables"):
             self.add_error(
                 "five_tables", _("Tables of five are a North American rule (rules §3.6).")

@@ -191,11 +191,14 @@ class GameRowForm(FormErrorsMixin, forms.Form):
         self.number = number
         self.dealer = table.dealer_of(number)
         seats = seats if seats is not None else seats_of(table)
-        sitting_out = [self.dealer] if table.size == 4 else []
+        # rules §4: the dealer of a 4-table; rules §3.6: two seats at an NA 5-table.
+        sitting_out = sorted(scoring.sitting_out(number, table.size))
 
         na = tournament.rules == RuleSet.NA
+        ramsch = tournament.ramsch  # "" when the tournament plays no ramsch
         for name in ISPA_ONLY if na else NA_ONLY:
-            del self.fields[name]
+            if not (name == "ramsch" and ramsch):
+                del self.fields[name]
         if na or not tournament.kontra_allowed:
             self.fields.pop("kontra", None)
             self.fields.pop("re", None)
@@ -208,11 +211,16 @@ class GameRowForm(FormErrorsMixin, forms.Form):
             if na
             else _("empty for a passed-in deal")
         )
-        games = NA_GAMES if na else ISPA_GAMES
+        games = NA_GAMES if na else ISPA_GAMES + (("ramsch",) if ramsch else ())
         self.fields["game"].choices = [("", "—")] + [(g, GameType(g).label) for g in games]
         if na:
             self.fields["trump"].choices = [("", "—"), *Trump.choices]
-            self.fields["ramsch"].choices = [("", "—"), *RamschResult.choices]
+        if ramsch:
+            # The results the tournament's ramsch rule scores (`scoring.variants`).
+            results = scoring.ramsch_results(str(tournament.rules), ramsch)
+            self.fields["ramsch"].choices = [("", "—")] + [
+                (result, RamschResult(result).label) for result in results
+            ]
 
         for name, field in self.fields.items():
             if name in FIELD_GAMES:

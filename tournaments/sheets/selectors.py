@@ -179,6 +179,8 @@ class SheetRow:
     running: dict[int, int]
     # Double entry: the two copies disagree on this row; it does not count until settled.
     disputed: bool = False
+    # The seats without cards in this deal (rules §4, §3.6: `scoring.sitting_out`).
+    sitting_out: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -246,6 +248,7 @@ def table_sheet(table: Table, *, blank_rows: bool = True) -> Sheet:
                 game=game,
                 running=dict(running) if game is not None else {},
                 disputed=game is not None and not counts,
+                sitting_out=table.sitting_out(number),
             )
         )
     lines = {line.seat: line for line in table_seat_totals(table)}

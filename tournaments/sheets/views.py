@@ -116,6 +116,7 @@ class SheetView(SheetMixin, TemplateView):
             next_number=self.next_number,
             dealer=dealer,
             dealer_seat=next((s for s in self.seats if s.number == dealer), None),
+            also_out=self.table.also_out(self.next_number),
             last_row=sheet.rows[-1] if sheet.rows else None,
             penalty_form=PenaltyForm(seats=self.seats),
             penalties=list(self.table.penalties.all()),
@@ -243,6 +244,7 @@ class GameCorrectView(SheetMixin, TemplateView):
             game=self.game,
             form=form,
             dealer=self.table.dealer_of(self.game.number),
+            also_out=self.table.also_out(self.game.number),
             is_last=self.game.number == self.next_number - 1,
             history=history(
                 self.table.changes.filter(game_number=self.game.number).select_related("user")
