@@ -264,3 +264,37 @@ def scores_recompute(*, tournament: Tournament | None = None) -> int:
             Game.objects.bulk_update(batch, fields)
             count += len(batch)
     return count
+
+
+def penalty_charges(*, game: Game, seat: int, law: int) -> list[tuple[int, int]]:
+    """What a penalty law of 1908 charges at `game`'s value: [(seat, points), ...].
+
+    The erring `seat` is the declarer, an opponent (holds cards this deal) or a seat
+    sitting out (rules §3.6); `scoring.penalty_charge` decides what the law allows and
+    the value taken. Law 8 also credits the declarer, so it gives two entries.
+    """
+    table = game.table
+    if not 1 <= seat <= table.size:
+        raise UserError(
+            _("Seat %(seat)s does not exist at a table of %(size)s.")
+            % {"seat": seat, "size": table.size},
+            field="seat",
+        )
+    data = game_mapping_of(game)
+    tournament = table.series.tournament
+    result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
+    if seat == game.declarer and game.game != GameType.RAMSCH:
+        role = "declarer"
+    elif seat in table.sitting_out(game.number):
+        role = "sitting_out"
+    else:
+        role = "opponent"
+    try:
+        mapping = engine_mapping(data, rules=tournament.rules, table_size=table.size)
+        charge = scoring.penalty_charge(law, scoring.parse_game(mapping), result, role)
+    except scoring.ScoringError as error:
+        raise from_scoring(error) from None
+    charges = [(seat, charge.charged)]
+    if charge.declarer_credit:
+        charges.append((game.declarer, charge.declarer_credit))
+    return charges

@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
+from tournaments import interchange_tables as tables_rules
 from tournaments.errors import UserError
 from tournaments.games import game_build, game_mapping_of
 from tournaments.models import (
-    PENALTY_LIMIT,
     Club,
     Game,
     GameType,
@@ -81,12 +81,12 @@ TOURNAMENT_FIELDS = (
     "bonus",
     "games_per_series",
     "kontra",
+    "ramsch_rule",
 )
 BONUS_FIELDS = ("won", "lost", "others_3", "others_4")
 PLAYER_FIELDS = ("id", "name", "club", "team")
 SERIES_FIELDS = ("number", "tables")
 TABLE_FIELDS = ("number", "seats", "games", "penalties")
-PENALTY_FIELDS = ("seat", "points", "reason")
 RAMSCH_ENTRY_FIELDS = ("seat", "result")
 DATE_PATTERN = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -150,12 +150,15 @@ def export_document(tournament: Tournament) -> dict:
         games[game.table_id].append(_export_game(game))
 
     penalties: dict[int, list[dict]] = defaultdict(list)
+    numbers = dict(
+        Game.objects.filter(table__series__tournament=tournament, penalties__isnull=False)
+        .values_list("pk", "number")
+        .distinct()
+    )
     for penalty in Penalty.objects.filter(table__series__tournament=tournament).order_by(
         "table_id", "id"
     ):
-        penalties[penalty.table_id].append(
-            {"seat": penalty.seat, "points": penalty.points, "reason": penalty.reason}
-        )
+        penalties[penalty.table_id].append(tables_rules.export_penalty(penalty, numbers))
 
     tables: dict[int, list[dict]] = defaultdict(list)
     for table in Table.objects.filter(series__tournament=tournament).order_by("number"):
@@ -182,11 +185,9 @@ def export_document(tournament: Tournament) -> dict:
                 "others_3": tournament.bonus_others_3,
                 "others_4": tournament.bonus_others_4,
             },
-            "games_per_series": {
-                "3": tournament.games_per_series_3,
-                "4": tournament.games_per_series_4,
-            },
+            "games_per_series": tables_rules.export_lengths(tournament),
             "kontra": tournament.kontra_allowed,
+            **tables_rules.export_rules(tournament),
         },
         "players": [
             {
@@ -443,8 +444,9 @@ class _Checker:
             self.error(place, _("games_per_series must be a JSON object"))
             lengths = {}
         lengths_place = _("tournament, games_per_series")
-        self.unknown_fields(lengths_place, lengths, ("3", "4"))
-        for size in ("3", "4"):
+        self.unknown_fields(lengths_place, lengths, ("3", "4", "5"))
+        tables_rules.check_rules(self, place, data, lengths)
+        for size in ("3", "4", "5"):
             attribute = f"games_per_series_{size}"
             default = Tournament._meta.get_field(attribute).default
             value = self.integer(
@@ -559,11 +561,14 @@ class _Checker:
 
             seats = self.list_of(place, data, "seats")
             size = len(seats)
-            if isinstance(data.get("seats"), list) and size not in (3, 4):
+            sizes = tables_rules.table_sizes(self.tournament.rules)
+            if isinstance(data.get("seats"), list) and size not in sizes:
                 self.error(
                     place,
-                    _("a table has 3 or 4 seats, not %(count)s") % {"count": size},
+                    _("a table has %(sizes)s seats, not %(count)s")
+                    % {"sizes": _(" or ").join(map(str, sizes)), "count": size},
                 )
+            self.tournament.five_tables |= size == 5 and size in sizes
             for seat, player_id in enumerate(seats, start=1):
                 if not isinstance(player_id, str) or player_id not in player_ids:
                     self.error(
@@ -579,7 +584,7 @@ class _Checker:
 
             games = self.list_of(place, data, "games", required=False)
             penalties = self.list_of(place, data, "penalties", required=False)
-            if size not in (3, 4):
+            if size not in sizes:
                 continue  # without a table size the games cannot be scored
             table = Table(series=plan.series, number=number or 0, size=size)
             table_plan = _TablePlan(table=table, player_ids=list(seats))
@@ -612,35 +617,7 @@ class _Checker:
                 )
 
     def check_penalties(self, table_place: str, plan: _TablePlan, entries: list):
-        size = plan.table.size
-        for index, data in enumerate(entries):
-            place = _("%(table)s, penalties[%(index)s]") % {"table": table_place, "index": index}
-            if not isinstance(data, Mapping):
-                self.error(place, _("must be a JSON object"))
-                continue
-            self.unknown_fields(place, data, PENALTY_FIELDS)
-            seat = self.integer(place, data, "seat", low=1, high=size)
-            points = data.get("points")
-            if not _is_int(points) or points == 0 or abs(points) > PENALTY_LIMIT:
-                self.error(
-                    place,
-                    _("points must be a whole number from %(low)s to %(high)s other than 0")
-                    % {"low": -PENALTY_LIMIT, "high": PENALTY_LIMIT},
-                )
-                points = None
-            reason = self.text(
-                place, data, "reason", required=False, max_length=NAME_MAX, strip=False
-            )
-            if seat is not None and points is not None:
-                plan.penalties.append(
-                    Penalty(
-                        table=plan.table,
-                        table_size=size,
-                        seat=seat,
-                        points=points,
-                        reason=reason or "",
-                    )
-                )
+        tables_rules.check_penalties(self, table_place, plan, entries)
 
 
 def _shown(value) -> str:
@@ -737,6 +714,9 @@ class _Writer:
                 bonus_others_4=settings.bonus_others_4,
                 games_per_series_3=settings.games_per_series_3,
                 games_per_series_4=settings.games_per_series_4,
+                games_per_series_5=settings.games_per_series_5,
+                five_tables=settings.five_tables,
+                ramsch_rule=settings.ramsch_rule,
                 kontra_allowed=settings.kontra_allowed,
                 # Imported results are finished work from elsewhere: show them.
                 published=True,

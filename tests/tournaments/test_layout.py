@@ -71,6 +71,7 @@ FLOORS = [
         (
             "tournaments.admin",
             "tournaments.interchange",
+            "tournaments.interchange_tables",
             "tournaments.demo",
             "tournaments.urls_admin",
             "tournaments.urls_public",

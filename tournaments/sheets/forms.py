@@ -17,6 +17,7 @@ from tournaments.errors import UserError
 from tournaments.models import (
     PENALTY_LIMIT,
     GameType,
+    PenaltyLaw,
     RamschResult,
     RuleSet,
     Seat,
@@ -303,19 +304,50 @@ class GameCorrectForm(GameRowForm):
 
 
 class PenaltyForm(FormErrorsMixin, forms.Form):
+    """A fixed fine in points, or (North American tournaments) a penalty law of 1908 charged
+    at the value of an entered game: then the engine gives the points."""
+
     seat = forms.TypedChoiceField(label=_("Seat"), coerce=int)
     points = forms.IntegerField(
         label=_("Points"),
+        required=False,
         min_value=-PENALTY_LIMIT,
         max_value=PENALTY_LIMIT,
         help_text=_("e.g. -10 for a misdeal"),
         widget=forms.NumberInput(attrs={"class": "short"}),
     )
     reason = forms.CharField(label=_("Reason"), max_length=120, required=False)
+    law = forms.TypedChoiceField(
+        label=_("or a law at a game's value"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", "—"), *PenaltyLaw.choices],
+    )
+    game = forms.IntegerField(
+        label=_("Game no."),
+        required=False,
+        min_value=1,
+        widget=forms.NumberInput(attrs={"class": "short"}),
+    )
 
-    def __init__(self, data=None, *, seats: list[Seat], **kwargs):
+    def __init__(self, data=None, *, seats: list[Seat], na: bool = False, **kwargs):
         super().__init__(data, **kwargs)
         self.fields["seat"].choices = [(s.number, seat_label(s)) for s in seats]
+        if not na:  # the 1908 laws are North American
+            del self.fields["law"]
+            del self.fields["game"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("law"):
+            if data.get("game") is None:
+                self.add_error("game", _("Name the game whose value the law charges."))
+            if data.get("points") is not None:
+                self.add_error("points", _("A law's points come from the game: leave empty."))
+        elif data.get("points") is None and "points" not in self.errors:
+            self.add_error("points", _("Enter the points, or choose a law and a game."))
+        return data
 
 
 class PaperTotalsForm(FormErrorsMixin, forms.Form):
