@@ -272,7 +272,11 @@ class Tournament(models.Model):
             ),
             # rules §3.6: tables of five are North American.
             models.CheckConstraint(
-                condition=Q(five_tables=False) | Q(rules="na"), name="tournament_five_only_na"
+                condition=Q(five_tables=False) | Q(rules="na"),
+                name="tournament_five_only_na",
+                violation_error_message=_(
+                    "Tables of five are a North American rule (rules §3.6)."
+                ),
             ),
             # Hoyle's ramsch is North American, Gewinner-Ramsch an ISPA house rule.
             models.CheckConstraint(
