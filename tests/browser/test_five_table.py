@@ -124,3 +124,65 @@ def test_a_table_of_five_is_keyed_and_two_seats_sit_out(live_server, browser_pag
     standings = {row.player_id: row.list_points for row in tournament_standings(tournament)}
     assert standings == totals
     assert sum(totals.values()) == 18 * (GAMES - 1) - 18
+
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "en-US",
+}
+
+
+def test_a_phone_at_a_table_of_five_names_both_seats_without_cards(live_server, browser):
+    from playwright.sync_api import expect
+
+    club = ClubFactory(name="Milwaukee Skat Club")
+    tournament = TournamentFactory(
+        club=club, name="Tournée of five", slug="five-phone", rules="na", five_tables=True
+    )
+    for name in ("Anna", "Bernd", "Carla", "Dieter", "Emil"):
+        RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
+    table = series_draw(tournament=tournament, seed=5).tables.get()
+    names = {s.number: s.player.name for s in table.seats.select_related("player")}
+
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(15_000)
+    phone = context.new_page()
+    errors = []
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.goto(live_server.url + en("entry", token=table.entry_token))
+    expect(phone.locator(".null-overbid").first).to_contain_text("next multiple of its value")
+
+    for number in range(1, 4):
+        dealer = (number - 1) % 5 + 1
+        also_out = (dealer + 2) % 5 + 1
+        expect(phone.locator("[data-next-number]").first).to_have_text(str(number))
+        expect(phone.locator("[data-next-dealer]")).to_have_text(
+            f"seat {dealer} ({names[dealer]}) deals; seats {dealer} and {also_out} sit out"
+        )
+        for seat in range(1, 6):
+            option = phone.locator(f"#id_declarer option[value='{seat}']")
+            if seat in (dealer, also_out):
+                expect(option).to_be_disabled()
+            else:
+                expect(option).not_to_be_disabled()
+        phone.select_option("#id_declarer", str(dealer % 5 + 1))
+        phone.select_option("#id_game", "tournee")
+        phone.select_option("#id_trump", "hearts")
+        for name, value in (("matadors", "2"), ("card_points", "75")):
+            phone.locator(f"#id_{name}").tap()
+            phone.fill(f"#id_{name}", value)
+        expect(phone.locator("output.live")).to_contain_text("Value 18")
+        phone.locator("button[data-save]").tap()
+        expect(phone.locator(f"#game-{number}")).to_contain_text("+18")
+
+    games = list(Game.objects.filter(table=table).order_by("number"))
+    assert [(g.declarer, g.score, g.provisional) for g in games] == [
+        (2, 18, True),
+        (3, 18, True),
+        (4, 18, True),
+    ]
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
