@@ -32,6 +32,7 @@ from scoring.variants import (
     penalty_charge,
     ramsch_results,
     ramsch_score,
+    ramsch_tie_check,
 )
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "penalty_charge",
     "ramsch_results",
     "ramsch_score",
+    "ramsch_tie_check",
     "ranking_key",
     "result_to_contract",
     "score",

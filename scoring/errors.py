@@ -60,6 +60,11 @@ MESSAGES: dict[str, str] = {
     "unknown_ramsch_for_rule": (
         "unknown ramsch result '{value}' under the {rule} ramsch rule: use one of {choices}"
     ),
+    "ramsch_tie_off": (
+        "a tie for the fewest points scores one player under the {rule} ramsch rule "
+        "unless the tie option is on"
+    ),
+    "ramsch_tie_result": "only the fewest points can be tied, not {value}",
     "penalty_na_only": "penalties at a game's value are laws of na (1908); ispa has none",
     "penalty_law_unknown": (
         "law {law} does not charge a game's value: use one of {laws} "

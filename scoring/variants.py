@@ -54,6 +54,7 @@ __all__ = [
     "penalty_charge",
     "ramsch_results",
     "ramsch_score",
+    "ramsch_tie_check",
 ]
 
 RAMSCH_RULES: tuple[str, ...] = ("league", "hoyle", "gewinner")
@@ -173,6 +174,21 @@ def ramsch_score(game: Game, ramsch_rule: str, bonus: Bonus = DEFAULT_BONUS) -> 
         # game costs nobody else anything.
         return GameResult(points, points, True, False, points + bonus.won, 0, None, None)
     return GameResult(None, points, None, False, None, None, None, None)
+
+
+def ramsch_tie_check(rules: str, ramsch_rule: str, result: str, *, tie_option: bool) -> None:
+    """Whether two players tied for the fewest points may both be scored ``result``.
+
+    Gewinner-Ramsch always shares a tie ("they will both be awarded the 23 points and the
+    won game"); the NA rules only with the tournament's tie option. Only the fewest points
+    can be tied: two players without a trick leave the third with every trick, and then
+    "nobody wins" (rules §3.5) or the most points lose (Hoyle).
+    """
+    _check_ramsch_rule(rules, ramsch_rule)
+    if ramsch_rule != "gewinner" and not tie_option:
+        raise fail("ramsch_tie_off", rule=ramsch_rule)
+    if result != "fewest_points":
+        raise fail("ramsch_tie_result", value=show_text(result))
 
 
 @dataclass(frozen=True, slots=True)

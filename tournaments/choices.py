@@ -1,7 +1,11 @@
-"""The choices of the Skat club domain (rule sets, games, ramsch rules, penalty laws) and
-the table sizes. `tournaments.models` imports them all, so either module can be named.
+"""The choices of the Skat club domain (rule sets, games, ramsch rules, penalty laws), the
+table sizes and the text validators. `tournaments.models` imports them all, so either
+module can be named.
 """
 
+import unicodedata
+
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -86,3 +90,16 @@ class PenaltyLaw(models.IntegerChoices):
     OPPONENT_MISPLAY = 7, _("law 7: an opponent led wrongly or did not follow suit")
     OVERBID_SOLO = 8, _("law 8: an opponent misplayed against an overbid solo")
     CARDS_DOWN = 10, _("law 10: an opponent laid down his cards")
+
+
+def has_control_characters(text: str) -> bool:
+    """NUL, tab, line breaks and the like: PostgreSQL refuses NUL, and no name holds them."""
+    return any(unicodedata.category(ch) == "Cc" for ch in text)
+
+
+def validate_no_control_characters(value: str):
+    if has_control_characters(value):
+        raise ValidationError(
+            _("Remove the control character (such as NUL or a line break)."),
+            code="control_character",
+        )

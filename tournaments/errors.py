@@ -51,6 +51,8 @@ SCORING_MESSAGES = {
     "announced_not_reached": _("Marked won, but the announced level was not reached."),
     "contradiction": _("%(field)s contradicts the card points %(card_points)s."),
     "unknown_ramsch_for_rule": _("This ramsch result does not exist under the ramsch rule."),
+    "ramsch_tie_off": _("A tie scores one player unless the tournament's tie option is on."),
+    "ramsch_tie_result": _("Only the fewest points can be tied."),
     "penalty_na_only": _("Penalties at a game's value are North American laws (1908)."),
     "penalty_law_unknown": _(
         "Law %(law)s does not charge a game's value; enter a fixed fine as points."
@@ -82,6 +84,7 @@ FIELD_LABELS = {
     "re": "Re",
     "table_size": _("table size"),
     "ramsch": _("ramsch result"),
+    "ramsch_tie": _("tied seat"),
 }
 
 # Codes whose parameters name no field but that always concern one.

@@ -34,7 +34,9 @@ DECLARED_FIELDS = tuple(
 BOOL_FIELDS = frozenset(
     field.name for field in dataclasses.fields(scoring.Game) if field.default is False
 )
-SHEET_FIELDS = ("declarer", *DECLARED_FIELDS, "ramsch")
+# `ramsch_tie`: in a ramsch, the seat tied with `declarer` for the fewest points, which
+# scores the same (`scoring.ramsch_tie_check`); not a field of the scoring contract.
+SHEET_FIELDS = ("declarer", *DECLARED_FIELDS, "ramsch", "ramsch_tie")
 # What the engine's result gives a stored row (`_apply`).
 COMPUTED_FIELDS = (
     "value",
@@ -71,6 +73,8 @@ def game_mapping_of(game: Game) -> dict:
     if game.game == GameType.RAMSCH:
         data["ramsch"] = game.ramsch
         data["declarer"] = game.declarer
+        if game.ramsch_tie is not None:
+            data["ramsch_tie"] = game.ramsch_tie
     return data
 
 
@@ -79,7 +83,7 @@ def engine_mapping(data: Mapping, *, rules: str, table_size: int) -> dict:
     # str(): the engine takes plain strings, and a RuleSet member is a str subclass.
     mapping = {"rules": str(rules), "table_size": table_size}
     for key, value in data.items():
-        if key == "declarer":
+        if key in ("declarer", "ramsch_tie"):
             continue
         if value is None or value == "" or (key in BOOL_FIELDS and value is False):
             continue
@@ -164,6 +168,32 @@ def check_declarer(*, table_size: int, number: int, data: Mapping) -> int | None
     return declarer
 
 
+def check_tie(*, tournament: Tournament, table_size: int, number: int, data: Mapping) -> None:
+    """A ramsch's tied seat (`ramsch_tie`): another seat with cards, where ties share."""
+    tie = data.get("ramsch_tie")
+    if tie in (None, ""):
+        return
+    if data.get("game") != GameType.RAMSCH:
+        raise UserError(_("Only a ramsch can end in a tie."), field="ramsch_tie")
+    try:
+        check_declarer(
+            table_size=table_size, number=number, data={"game": "ramsch", "declarer": tie}
+        )
+    except UserError as error:
+        raise UserError(str(error), field="ramsch_tie") from None
+    if tie == data.get("declarer"):
+        raise UserError(_("The tied seat must be another seat."), field="ramsch_tie")
+    try:
+        scoring.ramsch_tie_check(
+            str(tournament.rules),
+            tournament.ramsch,
+            str(data.get("ramsch") or ""),
+            tie_option=tournament.ramsch_tie_both_win,
+        )
+    except scoring.ScoringError as error:
+        raise UserError(str(from_scoring(error)), field="ramsch_tie") from None
+
+
 def _apply(game: Game, data: Mapping, result: scoring.GameResult, declarer: int | None):
     """Copy the declared fields and the engine's result onto a Game row."""
     game.declarer = declarer
@@ -177,6 +207,8 @@ def _apply(game: Game, data: Mapping, result: scoring.GameResult, declarer: int 
             value = None  # the engine read "" as "not given"; so does the row
         setattr(game, name, value)
     game.ramsch = data.get("ramsch") or ""
+    tie = data.get("ramsch_tie")
+    game.ramsch_tie = tie if tie not in (None, "") else None
     game.value = result.value or 0
     game.score = result.score
     game.overbid = result.overbid
@@ -203,6 +235,7 @@ def game_build(*, table: Table, number: int, data: Mapping) -> Game:
     tournament = table.series.tournament
     declarer = check_declarer(table_size=table.size, number=number, data=data)
     result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
+    check_tie(tournament=tournament, table_size=table.size, number=number, data=data)
     game = Game(table=table, number=number, table_size=table.size)
     _apply(game, data, result, declarer)
     return game

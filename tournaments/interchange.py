@@ -82,6 +82,7 @@ TOURNAMENT_FIELDS = (
     "games_per_series",
     "kontra",
     "ramsch_rule",
+    "ramsch_tie_both_win",
 )
 BONUS_FIELDS = ("won", "lost", "others_3", "others_4")
 PLAYER_FIELDS = ("id", "name", "club", "team")
@@ -127,6 +128,8 @@ def _export_game(game: Game) -> dict:
     seat = data.pop("declarer")
     result = data.pop("ramsch")
     data["ramsch"] = [{"seat": seat, "result": result}]
+    if "ramsch_tie" in data:  # a tie for the fewest points: both seats scored alike
+        data["ramsch"].append({"seat": data.pop("ramsch_tie"), "result": result})
     return data
 
 
@@ -642,16 +645,24 @@ def _sheet_mapping(data) -> dict:
     entries = data.get("ramsch")
     if not (
         isinstance(entries, list)
-        and len(entries) == 1
-        and isinstance(entries[0], Mapping)
-        and set(entries[0]) == set(RAMSCH_ENTRY_FIELDS)
+        and len(entries) in (1, 2)
+        and all(
+            isinstance(entry, Mapping) and set(entry) == set(RAMSCH_ENTRY_FIELDS)
+            for entry in entries
+        )
+        and len({entry["result"] for entry in entries}) == 1
     ):
         raise UserError(
-            _('ramsch must be a list of one {"seat": n, "result": "..."} for the scored seat')
+            _(
+                'ramsch must be a list of one {"seat": n, "result": "..."} for the scored '
+                "seat (two with the same result for a tie)"
+            )
         )
     mapping = {key: value for key, value in data.items() if key != "ramsch"}
     mapping["declarer"] = entries[0]["seat"]
     mapping["ramsch"] = entries[0]["result"]
+    if len(entries) == 2:
+        mapping["ramsch_tie"] = entries[1]["seat"]
     return mapping
 
 
@@ -717,6 +728,7 @@ class _Writer:
                 games_per_series_5=settings.games_per_series_5,
                 five_tables=settings.five_tables,
                 ramsch_rule=settings.ramsch_rule,
+                ramsch_tie_both_win=settings.ramsch_tie_both_win,
                 kontra_allowed=settings.kontra_allowed,
                 # Imported results are finished work from elsewhere: show them.
                 published=True,

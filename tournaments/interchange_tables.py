@@ -12,7 +12,9 @@ Field for field as the contract has them:
 
 Optional fields this project adds (an older document simply lacks them, so it still reads):
 - `tournament.ramsch_rule`: `"hoyle"` (`na`) or `"gewinner"` (`ispa`), written only when
-  such a variant is on (`scoring.variants`);
+  such a variant is on (`scoring.variants`), and `tournament.ramsch_tie_both_win`: true
+  when two players tied for the fewest points both win (`na` option), written only then;
+- a ramsch's `ramsch` list holds two entries with the same result for such a tie;
 - a penalty's `game` (the game number on the sheet) and `law` (2, 4, 6, 7, 8 or 10 of the
   laws of 1908) when it is charged at a game's value; its `points` are then what the
   engine charges (`games.penalty_charges`) and a document that says otherwise is refused.
@@ -56,9 +58,12 @@ def export_lengths(tournament: Tournament) -> dict[str, int]:
 
 def export_rules(tournament: Tournament) -> dict:
     """The optional rule settings of the tournament object (only when one is on)."""
+    rules = {}
     if tournament.ramsch_variant_shown:
-        return {"ramsch_rule": tournament.ramsch}
-    return {}
+        rules["ramsch_rule"] = tournament.ramsch
+    if tournament.ramsch_tie_both_win and tournament.rules == RuleSet.NA:  # no effect in ispa
+        rules["ramsch_tie_both_win"] = True
+    return rules
 
 
 def export_penalty(penalty: Penalty, game_numbers: Mapping[int, int]) -> dict:
@@ -80,6 +85,10 @@ def check_rules(checker, place: str, data: Mapping, lengths: Mapping):
     if t.five_tables and t.rules != RuleSet.NA:
         checker.error(place, _('tables of five (games_per_series "5") are for na only'))
         t.five_tables = False
+    t.ramsch_tie_both_win = checker.boolean(place, data, "ramsch_tie_both_win", False)
+    if t.ramsch_tie_both_win and t.rules != RuleSet.NA:
+        checker.error(place, _("ramsch_tie_both_win is an na option"))
+        t.ramsch_tie_both_win = False
     rule = data.get("ramsch_rule")
     if rule is None:
         t.ramsch_rule = ""

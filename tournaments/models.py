@@ -16,10 +16,7 @@ module (`sheets.services`, `entry.services`, ...), and the computed values of ea
 plain SQL sums (`sheets.selectors.seat_lines`, `standings.selectors`).
 """
 
-import unicodedata
-
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -37,20 +34,9 @@ from tournaments.choices import (  # noqa: F401 (the domain's choices, imported 
     RamschRule,
     RuleSet,
     Trump,
+    has_control_characters,
+    validate_no_control_characters,
 )
-
-
-def has_control_characters(text: str) -> bool:
-    """NUL, tab, line breaks and the like: PostgreSQL refuses NUL, and no name holds them."""
-    return any(unicodedata.category(ch) == "Cc" for ch in text)
-
-
-def validate_no_control_characters(value: str):
-    if has_control_characters(value):
-        raise ValidationError(
-            _("Remove the control character (such as NUL or a line break)."),
-            code="control_character",
-        )
 
 
 class Club(models.Model):
@@ -190,13 +176,8 @@ class Tournament(models.Model):
         default=60,
         help_text=_("North American tables of five (rules §3.6): each seat deals 12 times."),
     )
-    five_tables = models.BooleanField(
-        _("tables of five"),
-        default=False,
-        help_text=_(
-            "North American only: the draw may seat five at a table; the dealer and the "
-            "third seat after him sit out each deal (rules §3.6)."
-        ),
+    five_tables = models.BooleanField(  # the draw may seat five (NA only, rules §3.6)
+        _("tables of five"), default=False, help_text=_("North American only (rules §3.6).")
     )
     ramsch_rule = models.CharField(
         _("ramsch"),
@@ -208,6 +189,10 @@ class Tournament(models.Model):
             "How a deal everyone passed scores. North American: league (rules §3.5) or "
             "Hoyle; ISPA: none (rules §1.6) or the house rule Gewinner-Ramsch."
         ),
+    )
+    # NA option; Gewinner-Ramsch always shares a tie (`scoring.variants`).
+    ramsch_tie_both_win = models.BooleanField(
+        _("ramsch: a tie for the fewest points, both win"), default=False
     )
     kontra_allowed = models.BooleanField(
         _("Kontra and Re allowed"),
@@ -510,6 +495,8 @@ class Game(models.Model):
     ramsch = models.CharField(
         _("ramsch result"), max_length=24, choices=RamschResult.choices, blank=True
     )
+    # A tie for the fewest points in a ramsch: this seat scores what `declarer` scores.
+    ramsch_tie = models.PositiveSmallIntegerField(_("tied seat"), null=True, blank=True)
     # Computed by services from the rules engine.
     value = models.IntegerField(_("value"), default=0)
     score = models.IntegerField(_("score"), default=0)
@@ -548,6 +535,14 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=~(Q(is_won=True) & Q(is_lost=True)), name="game_not_won_and_lost"
+            ),
+            models.CheckConstraint(
+                condition=Q(ramsch_tie__isnull=True)
+                | (
+                    Q(game="ramsch", ramsch_tie__gte=1, ramsch_tie__lte=F("table_size"))
+                    & ~Q(ramsch_tie=F("declarer"))
+                ),
+                name="game_ramsch_tie_is_another_seat",
             ),
         ]
         indexes = [models.Index(fields=["table", "declarer"], name="game_table_declarer")]

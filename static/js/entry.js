@@ -204,15 +204,18 @@
           name: seats[dealer] || "",
         });
       }
-      var declarer = form.elements.namedItem("declarer");
-      if (declarer && declarer.options) {
-        Array.prototype.forEach.call(declarer.options, function (option) {
-          option.disabled = out.indexOf(option.value) >= 0;
-          if (option.disabled && option.selected) {
-            declarer.value = "";
-          }
-        });
-      }
+      // The declarer, and a ramsch's tied seat, must hold cards in this deal.
+      ["declarer", "ramsch_tie"].forEach(function (name) {
+        var select = form.elements.namedItem(name);
+        if (select && select.options) {
+          Array.prototype.forEach.call(select.options, function (option) {
+            option.disabled = out.indexOf(option.value) >= 0;
+            if (option.disabled && option.selected) {
+              select.value = "";
+            }
+          });
+        }
+      });
       root.querySelectorAll(".totals .total").forEach(function (node) {
         node.classList.toggle("deals", node.getAttribute("data-seat") === String(dealer));
       });

@@ -122,6 +122,7 @@ def test_every_code_is_tested():
     covered |= {row.values[2] for row in test_variants.RAMSCH_ERRORS}
     covered |= {row.values[3] for row in test_variants.PENALTY_ERRORS}
     covered |= {"penalty_not_object"}  # test_variants.CLI_ROWS
+    covered |= {row.values[4] for row in test_variants.TIE_ROWS} - {None}
     assert test_cli.BAD_LINES and test_north_american.VALUE_ROWS
     assert covered == set(MESSAGES)
 

@@ -9,7 +9,7 @@ import pytest
 
 from scoring import Game, ScoringError, score
 from scoring.__main__ import run
-from scoring.variants import answer_mapping, penalty_charge, ramsch_score
+from scoring.variants import answer_mapping, penalty_charge, ramsch_score, ramsch_tie_check
 
 
 def na(game, **fields):
@@ -88,6 +88,34 @@ def test_impossible_ramsch_variants_are_rejected(mapping, rule, code, message):
     with pytest.raises(ScoringError) as caught:
         answer_mapping({**mapping, "ramsch_rule": rule})
     assert (caught.value.code, str(caught.value)) == (code, message)
+
+
+# (rules, ramsch rule, result, tie option, error code or None)
+# fmt: off
+TIE_ROWS = [
+    # Wikipedia: "If two players achieve the same lowest score they will both be awarded the
+    # 23 points and the won game."
+    pytest.param("ispa", "gewinner", "fewest_points", False, None, id="gewinner-shares"),
+    # The NA tie option: "a tie for fewest points (both win)".
+    pytest.param("na", "league", "fewest_points", True, None, id="league-option-on"),
+    pytest.param("na", "hoyle", "fewest_points", True, None, id="hoyle-option-on"),
+    pytest.param("na", "league", "fewest_points", False, "ramsch_tie_off", id="option-off"),
+    # rules §3.5: "a player who takes every trick loses 30 and nobody wins".
+    pytest.param("na", "league", "no_trick", True, "ramsch_tie_result", id="no-trick-tie"),
+    pytest.param("na", "hoyle", "most_points_one_no_trick", True, "ramsch_tie_result",
+                 id="hoyle-loser-tie"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("rules", "rule", "result", "option", "code"), TIE_ROWS)
+def test_a_tie_for_the_fewest_points(rules, rule, result, option, code):
+    if code is None:
+        ramsch_tie_check(rules, rule, result, tie_option=option)
+        return
+    with pytest.raises(ScoringError) as caught:
+        ramsch_tie_check(rules, rule, result, tie_option=option)
+    assert caught.value.code == code
 
 
 HEART_SOLO_60 = na(

@@ -52,7 +52,12 @@ def key_sheet(table: Table, count: int):
 @pytest.fixture
 def five_tables(club):
     tournament = TournamentFactory(
-        club=club, name="Tournée of 3, 4 and 5", slug="tournee-345", rules="na", five_tables=True
+        club=club,
+        name="Tournée of 3, 4 and 5",
+        slug="tournee-345",
+        rules="na",
+        five_tables=True,
+        ramsch_tie_both_win=True,
     )
     players = [PlayerFactory(club=club, name=f"Spieler {n:02}") for n in range(1, 12)]
     for player in players[:9]:
@@ -81,6 +86,10 @@ def test_a_tournament_of_tables_of_three_four_and_five_from_sheet_to_document(fi
     out = sorted(five.sitting_out(number) - {five.dealer_of(number)})
     with pytest.raises(UserError, match=r"sits out game 13 \(rules §3\.6\)"):
         game_record(table=five, data={**GAMES[0], "declarer": out[0]})
+    # Game 13: a ramsch in which two players with cards tie for the fewest points.
+    with_cards = [s for s in range(1, 6) if s not in five.sitting_out(13)]
+    tie = {"declarer": with_cards[0], "ramsch_tie": with_cards[1]}
+    game_record(table=five, data={"game": "ramsch", "ramsch": "fewest_points", **tie})
     penalty_record(table=five, seat=2, points=-10, reason="misdeal")
     # Law 7 at the value of a won game: charge an opponent who held cards.
     won = five.games.filter(is_won=True).order_by("number").first()
@@ -117,7 +126,8 @@ def test_a_tournament_of_tables_of_three_four_and_five_from_sheet_to_document(fi
     standings = tournament_standings(tournament)
     assert {row.player_id: row.list_points for row in standings} == sheet_totals
     assert {row.player_id: row.game_points for row in standings} == sheet_totals
-    total = sum(g.score for g in Game.objects.filter(table__series__tournament=tournament))
+    games = Game.objects.filter(table__series__tournament=tournament)
+    total = sum(g.score * (2 if g.ramsch_tie else 1) for g in games)
     total += sum(p.points for p in Penalty.objects.filter(table__series__tournament=tournament))
     assert sum(sheet_totals.values()) == total
 
@@ -129,6 +139,13 @@ def test_a_tournament_of_tables_of_three_four_and_five_from_sheet_to_document(fi
     penalties = [
         p for s in document["series"] for t in s["tables"] for p in t.get("penalties", [])
     ]
+    (five_entry,) = [t for t in document["series"][0]["tables"] if t["number"] == five.number]
+    ramsch_13 = five_entry["games"][12]
+    assert ramsch_13["ramsch"] == [
+        {"seat": tie["declarer"], "result": "fewest_points"},
+        {"seat": tie["ramsch_tie"], "result": "fewest_points"},
+    ]
+    assert document["tournament"]["ramsch_tie_both_win"] is True
     law_entry = {"seat": opponent, "points": -won.value, "game": won.number, "law": 7}
     assert law_entry.items() <= penalties[1].items()
     text = json.dumps(document, ensure_ascii=False, indent=1)

@@ -551,12 +551,13 @@ class ScoreSheetsPdf(PdfDocument):
                 canvas.drawRightString(layout.x_seat(1) - 1.2 * mm, base, f"({game.score})")
                 continue
             canvas.drawRightString(layout.x_seat(1) - 1.2 * mm, base, str(game.score))
-            total = row.running.get(game.declarer)
-            if total is not None:
-                canvas.setFont(FONT_BOLD, 7)
-                canvas.drawRightString(
-                    layout.x_seat(game.declarer) + layout.seat_w - 1.5 * mm, base, str(total)
-                )
+            canvas.setFont(FONT_BOLD, 7)
+            for seat in (game.declarer, game.ramsch_tie):  # a ramsch tie: both seats score
+                total = row.running.get(seat) if seat is not None else None
+                if total is not None:
+                    canvas.drawRightString(
+                        layout.x_seat(seat) + layout.seat_w - 1.5 * mm, base, str(total)
+                    )
 
     @staticmethod
     def row_mark(row: SheetRow) -> str:

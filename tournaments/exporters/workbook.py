@@ -496,6 +496,7 @@ class TournamentWorkbook:
         *COMPUTED_FIELDS,
         "provisional",
         "pk",
+        "ramsch_tie",
     )
 
     def game_columns(self) -> list[Column]:
@@ -530,6 +531,8 @@ class TournamentWorkbook:
             Column(_("List points others"), 10),
             Column(_("Status"), 16),
             Column(_("Seats without cards"), 10),
+            # A ramsch tie for the fewest points: this seat scores what the declarer does.
+            Column(_("Tied seat"), 8),
         ]
 
     def seat_names(self) -> dict[tuple[int, int], str]:
@@ -607,6 +610,7 @@ class TournamentWorkbook:
             list_others,
             provisional,
             pk,
+            tie,
         ) in games:
             table = tables[table_id]
             declared = (
@@ -636,7 +640,7 @@ class TournamentWorkbook:
             # rules §4, §3.6: the dealer of a 4-table; two seats at an NA 5-table.
             out = ", ".join(map(str, sorted(table.sitting_out(number)))) or None
             if pk in disputed:
-                yield (*declared, None, None, None, None, None, None, labels["disputed"], out)
+                yield (*declared, *[None] * 6, labels["disputed"], out, tie)
                 continue
             yield (
                 *declared,
@@ -648,6 +652,7 @@ class TournamentWorkbook:
                 list_others,
                 labels["provisional"] if provisional else None,
                 out,
+                tie,
             )
 
     def write_penalties(self):

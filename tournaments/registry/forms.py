@@ -24,6 +24,7 @@ class TournamentForm(forms.ModelForm):
             "five_tables",
             "games_per_series_5",
             "ramsch_rule",
+            "ramsch_tie_both_win",
             "kontra_allowed",
             "team_best_n",
             "double_entry",
@@ -48,6 +49,11 @@ class TournamentForm(forms.ModelForm):
             data["games_per_series_5"] = (
                 self.instance.games_per_series_5
                 or Tournament._meta.get_field("games_per_series_5").default
+            )
+        if data.get("rules") == "ispa" and data.get("ramsch_tie_both_win"):
+            self.add_error(
+                "ramsch_tie_both_win",
+                _("In ISPA tournaments only Gewinner-Ramsch has ties, and it always shares them."),
             )
         if data.get("rules") == "ispa" and data.get("five_tables"):
             self.add_error(

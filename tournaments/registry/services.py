@@ -119,6 +119,7 @@ TOURNAMENT_SETTINGS = (
     "games_per_series_5",
     "five_tables",
     "ramsch_rule",
+    "ramsch_tie_both_win",
     "kontra_allowed",
     "team_best_n",
     "published",

@@ -36,6 +36,7 @@ FIELD_GAMES: dict[str, tuple[str, ...]] = {
     "declarer": (*ISPA_GAMES[:-1], *NA_GAMES),
     "trump": ("tournee", "passt_mir_nicht", "solo"),
     "ramsch": ("ramsch",),
+    "ramsch_tie": ("ramsch",),
     "matadors": (
         *SUITS_AND_GRAND,
         "tournee",
@@ -148,6 +149,13 @@ class GameRowForm(FormErrorsMixin, forms.Form):
     game = forms.ChoiceField(label=_("Game"))
     trump = forms.ChoiceField(label=_("Trump"), required=False)
     ramsch = forms.ChoiceField(label=_("Ramsch result"), required=False)
+    ramsch_tie = forms.TypedChoiceField(
+        label=_("Tied seat"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=_("a tie for the fewest points: this seat scores the same"),
+    )
     matadors = forms.IntegerField(
         label=_("Matadors"),
         required=False,
@@ -216,6 +224,16 @@ class GameRowForm(FormErrorsMixin, forms.Form):
         self.fields["game"].choices = [("", "—")] + [(g, GameType(g).label) for g in games]
         if na:
             self.fields["trump"].choices = [("", "—"), *Trump.choices]
+        # A tie for the fewest points shares the result (Gewinner-Ramsch, or the NA option).
+        if ramsch == "gewinner" or (ramsch and tournament.ramsch_tie_both_win):
+            self.fields["ramsch_tie"].choices = [("", "—")] + [
+                (s.number, seat_label(s)) for s in seats
+            ]
+            self.fields["ramsch_tie"].widget = SeatSelect(
+                choices=self.fields["ramsch_tie"].choices, disabled_values=sitting_out
+            )
+        else:
+            del self.fields["ramsch_tie"]
         if ramsch:
             # The results the tournament's ramsch rule scores (`scoring.variants`).
             results = scoring.ramsch_results(str(tournament.rules), ramsch)
@@ -267,7 +285,7 @@ class GameRowForm(FormErrorsMixin, forms.Form):
                 mapping[name] = True
         if data.get("won"):
             mapping["won"] = data["won"] == "won"
-        for name in ("card_points", "bid"):
+        for name in ("card_points", "bid", "ramsch_tie"):
             if data.get(name) is not None:
                 mapping[name] = data[name]
         return mapping

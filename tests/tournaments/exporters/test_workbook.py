@@ -97,7 +97,7 @@ def test_workbook_has_one_row_per_game_with_its_stored_values(tournament, worked
         assert row[col["List points declarer"]] == game.list_declarer
         assert row[col["Result"]] == ("won" if game.is_won else "lost")
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == f"A1:AD{len(games) + 1}"
+    assert ws.auto_filter.ref == f"A1:AE{len(games) + 1}"
     assert {row[col["Status"]] for row in rows} == {None}
     # Per declarer the scores add up to the game points of the summary block.
     sheet = table_sheet(worked_table)

@@ -225,3 +225,64 @@ def test_the_row_form_disables_both_seats_without_cards_at_a_five_table(club):
         if "disabled" in option
     }
     assert disabled == {"1", "3"}
+
+
+# --------------------------------------------------------------------------------------
+# A tie for the fewest points in a ramsch
+# --------------------------------------------------------------------------------------
+
+TIE = {"declarer": 2, "game": "ramsch", "ramsch": "fewest_points", "ramsch_tie": 3}
+
+
+def test_a_tie_is_refused_without_the_tie_option(na_table):
+    with pytest.raises(UserError, match="unless the tournament's tie option is on|tie option"):
+        game_record(table=na_table, data=TIE)
+
+
+def test_with_the_tie_option_both_tied_players_win(na_table):
+    # The NA option "a tie for fewest points (both win)": each scores rules §3.5's 10.
+    tournament_update(tournament=na_table.series.tournament, ramsch_tie_both_win=True)
+    game = game_record(table=na_table, data=TIE)
+    assert (game.declarer, game.ramsch_tie, game.score) == (2, 3, 10)
+    assert totals(na_table) == {1: 0, 2: 10, 3: 10}
+
+
+def test_gewinner_ramsch_shares_a_tie(tournament, seated_series):
+    # Wikipedia: "If two players achieve the same lowest score they will both be awarded the
+    # 23 points and the won game."
+    table = seated_series(3).tables.get()
+    tournament_update(tournament=tournament, ramsch_rule=RamschRule.GEWINNER)
+    game_record(table=table, data=TIE)
+    lines = {line.seat: line for line in table_seat_totals(table)}
+    assert [(lines[s].game_points, lines[s].won, lines[s].list_points) for s in (1, 2, 3)] == [
+        (0, 0, 0),
+        (23, 1, 73),
+        (23, 1, 73),
+    ]
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        ({**TIE, "ramsch_tie": 2}, "The tied seat must be another seat."),
+        ({**TIE, "ramsch_tie": 4}, "Seat 4 does not exist at a table of 3."),
+        ({**TIE, "ramsch": "no_trick"}, "only the fewest points can be tied, not no_trick"),
+        (
+            {
+                "declarer": 2,
+                "game": "tournee",
+                "trump": "hearts",
+                "matadors": 1,
+                "won": True,
+                "ramsch_tie": 3,
+            },
+            "Only a ramsch can end in a tie.",
+        ),
+    ],
+)
+def test_impossible_ties_are_refused(na_table, row, message):
+    tournament_update(tournament=na_table.series.tournament, ramsch_tie_both_win=True)
+    with pytest.raises(UserError) as caught:
+        game_record(table=na_table, data=row)
+    assert str(caught.value) == message
+    assert not na_table.games.exists()
