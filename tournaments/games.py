@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 import scoring
 from scoring.game import FIELD_NAMES
 from tournaments.errors import UserError, from_scoring
-from tournaments.models import Game, GameType, RuleSet, Table, Tournament
+from tournaments.models import Game, GameType, Penalty, RuleSet, Table, Tournament
 
 # The declared fields of a game: the scoring contract's input less what the tournament
 # (`rules`), the table (`table_size`) and the ramsch column of the sheet (`ramsch`) give.
@@ -262,10 +262,15 @@ def scores_recompute(*, tournament: Tournament | None = None) -> int:
     A game the engine now rejects is reported as a UserError naming it, and nothing changes.
     """
     games = Game.objects.select_related("table__series__tournament").order_by("pk")
+    # Games with penalties at their value (NA laws of 1908): those follow the new value.
+    penalised = Penalty.objects.filter(law__isnull=False)
     if tournament is not None:
         games = games.filter(table__series__tournament=tournament)
+        penalised = penalised.filter(table__series__tournament=tournament)
+    penalised_ids = set(penalised.values_list("game_id", flat=True))
     fields = list(COMPUTED_FIELDS)
     count = 0
+    charged: list[Game] = []
     with transaction.atomic():
         batch = []
         for game in games.iterator(chunk_size=2000):
@@ -288,6 +293,8 @@ def scores_recompute(*, tournament: Tournament | None = None) -> int:
                     }
                 ) from None
             _apply(game, data, result, game.declarer)
+            if game.pk in penalised_ids:
+                charged.append(game)
             batch.append(game)
             if len(batch) >= 2000:
                 Game.objects.bulk_update(batch, fields)
@@ -296,6 +303,8 @@ def scores_recompute(*, tournament: Tournament | None = None) -> int:
         if batch:
             Game.objects.bulk_update(batch, fields)
             count += len(batch)
+        for game in charged:  # penalties at a game's value follow the new value
+            penalties_follow(game=game)
     return count
 
 
@@ -331,3 +340,24 @@ def penalty_charges(*, game: Game, seat: int, law: int) -> list[tuple[int, int]]
     if charge.declarer_credit:
         charges.append((game.declarer, charge.declarer_credit))
     return charges
+
+
+def penalties_follow(*, game: Game) -> None:
+    """Recompute the penalties charged at a game's value after the game changed (a correction,
+    `scores_recompute`), or refuse the change with a UserError naming the law."""
+    for law in sorted(set(game.penalties.values_list("law", flat=True))):
+        rows = list(game.penalties.filter(law=law).order_by("id"))
+        try:
+            charges = penalty_charges(game=game, seat=rows[0].seat, law=law)
+        except UserError as error:
+            raise UserError(
+                _(
+                    "Game %(number)s carries a penalty under law %(law)s that the corrected "
+                    "game does not allow (%(error)s). Delete the penalty first."
+                )
+                % {"number": game.number, "law": law, "error": error}
+            ) from None
+        for penalty, (seat, points) in zip(rows, charges, strict=True):
+            if (penalty.seat, penalty.points) != (seat, points):
+                penalty.seat, penalty.points = seat, points
+                penalty.save(update_fields=["seat", "points"])

@@ -171,10 +171,9 @@ class Tournament(models.Model):
     games_per_series_4 = models.PositiveSmallIntegerField(
         _("games per series at a 4-table"), default=48
     )
+    # NA tables of five (rules §3.6): each seat deals 12 times, as at 3 and 4.
     games_per_series_5 = models.PositiveSmallIntegerField(
-        _("games per series at a 5-table"),
-        default=60,
-        help_text=_("North American tables of five (rules §3.6): each seat deals 12 times."),
+        _("games per series at a 5-table"), default=60
     )
     five_tables = models.BooleanField(  # the draw may seat five (NA only, rules §3.6)
         _("tables of five"), default=False, help_text=_("North American only (rules §3.6).")
@@ -286,14 +285,8 @@ class Tournament(models.Model):
         )
 
     @property
-    def table_sizes(self) -> tuple[int, ...]:
-        """The table sizes this tournament's draw may form (rules §4, §3.6)."""
-        return (3, 4, 5) if self.five_tables else (3, 4)
-
-    @property
     def ramsch(self) -> str:
-        """The ramsch rule in force (`scoring.variants.RAMSCH_RULES`), "" for none: NA
-        tournaments play the league's ramsch unless set otherwise (rules §3.5)."""
+        """The ramsch rule in force (`scoring.RAMSCH_RULES`; "" none), NA default §3.5."""
         if self.rules == RuleSet.NA:
             return self.ramsch_rule if self.ramsch_rule == RamschRule.HOYLE else "league"
         return self.ramsch_rule if self.ramsch_rule == RamschRule.GEWINNER else ""

@@ -217,11 +217,13 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
         ).order_by("number")
         count = registrations.count()
         try:
-            sizes = draw_engine.table_sizes(count)
+            sizes = draw_engine.table_sizes(count, fives=self.tournament.five_tables)
             split = _("%(four)s tables of 4 and %(three)s tables of 3") % {
                 "four": sizes.count(4),
                 "three": sizes.count(3),
             }
+            if 5 in sizes:  # rules §3.6: North American tables of five
+                split += _(", %(five)s tables of 5") % {"five": sizes.count(5)}
         except draw_engine.DrawError:
             split = None
         context.update(

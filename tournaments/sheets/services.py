@@ -18,7 +18,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError, validated
-from tournaments.games import SHEET_FIELDS, game_build, penalty_charges
+from tournaments.games import SHEET_FIELDS, game_build, penalties_follow, penalty_charges
 from tournaments.models import (
     Game,
     GameChange,
@@ -161,7 +161,7 @@ def game_correct(
         if not diff:
             return current
         updated.save()
-        _penalties_follow(updated)
+        penalties_follow(game=updated)
         GameChange.objects.create(
             table=table,
             game=updated,
@@ -266,26 +266,6 @@ def penalty_law_record(
             _penalty_history(penalty, action=PenaltyChange.Action.CREATED, user=user)
             penalties.append(penalty)
     return penalties
-
-
-def _penalties_follow(game: Game) -> None:
-    """Recompute the penalties charged at a corrected game's value (or refuse the change)."""
-    for law in sorted(set(game.penalties.values_list("law", flat=True))):
-        rows = list(game.penalties.filter(law=law).order_by("id"))
-        try:
-            charges = penalty_charges(game=game, seat=rows[0].seat, law=law)
-        except UserError as error:
-            raise UserError(
-                _(
-                    "Game %(number)s carries a penalty under law %(law)s that the corrected "
-                    "game does not allow (%(error)s). Delete the penalty first."
-                )
-                % {"number": game.number, "law": law, "error": error}
-            ) from None
-        for penalty, (seat, points) in zip(rows, charges, strict=True):
-            if (penalty.seat, penalty.points) != (seat, points):
-                penalty.seat, penalty.points = seat, points
-                penalty.save(update_fields=["seat", "points"])
 
 
 def _penalty_history(penalty: Penalty, *, action: str, user, reason: str = ""):

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 
 from tests.factories import TournamentFactory
 from tournaments.errors import UserError
+from tournaments.games import scores_recompute
 from tournaments.models import Penalty, RamschRule, Seat, Table
 from tournaments.registry.services import tournament_update
 from tournaments.sheets.forms import GameRowForm
@@ -80,6 +81,14 @@ def test_a_correction_the_penalty_does_not_allow_is_refused(na_table):
         game_correct(game=game, data={**TOURNEE, "card_points": 40})  # now lost
     game.refresh_from_db()
     assert (game.card_points, Penalty.objects.get().points) == (75, -18)
+
+
+def test_recompute_scores_rebuilds_the_penalties_at_a_games_value(na_table):
+    game_record(table=na_table, data=TOURNEE)
+    penalty_law_record(table=na_table, number=1, seat=3, law=7)
+    Penalty.objects.update(points=-1)  # as after a rules fix that changed the game's value
+    scores_recompute(tournament=na_table.series.tournament)
+    assert Penalty.objects.get().points == -18
 
 
 def test_deleting_the_game_deletes_its_penalties(na_table):
