@@ -296,13 +296,9 @@ class ScoreSheetsPdf(PdfDocument):
         return self.tournament.uses_list_points
 
     def rule_notes(self) -> list[str]:
-        """The rules every sheet of the tournament states in its head."""
-        notes = []
-        if self.tournament.rules == RuleSet.NA:
-            notes.append(str(NULL_OVERBID_NOTE))
-        if self.tournament.ramsch_variant_shown:
-            notes.append(_("Ramsch: %(rule)s") % {"rule": self.tournament.ramsch_variant_shown})
-        return notes
+        """The rules every sheet of the tournament states in its head (a ramsch variant is
+        in every PDF's subtitle, `base_pdf.PdfDocument.subtitle`)."""
+        return [str(NULL_OVERBID_NOTE)] if self.tournament.rules == RuleSet.NA else []
 
     def others_bonus(self, size: int) -> int:
         t = self.tournament
