@@ -73,7 +73,7 @@ class RamschRule(models.TextChoices):
     LEAGUE = "league", _("North American league (rules §3.5)")
     HOYLE = "hoyle", _("Hoyle: the most points lose 30 or 50 when a player took no trick")
     GEWINNER = "gewinner", _("Gewinner-Ramsch: fewest points win 23 and a won game")
-    NONE = "", _("no ramsch: a passed-in deal scores nothing")
+    NONE = "", _("the rule set's own: NA league ramsch (rules §3.5), ISPA none (rules §1.6)")
 
 
 # The tables of five: North American only (rules §3.6).
