@@ -575,6 +575,7 @@ class TournamentWorkbook:
             "provisional": _("provisional"),
             "disputed": _("disputed: does not count"),
         }
+        out_texts: dict[tuple[int, int], str | None] = {}
         # Flags print as "x" and stay empty when off: empty cells cost nothing to write.
         games = (
             games_of_tournament(self.tournament)
@@ -637,8 +638,12 @@ class TournamentWorkbook:
                 "x" if re else None,
                 labels[f"ramsch:{ramsch}"] if ramsch else None,
             )
-            # rules §4, §3.6: the dealer of a 4-table; two seats at an NA 5-table.
-            out = ", ".join(map(str, sorted(table.sitting_out(number)))) or None
+            # rules §4, §3.6: the dealer of a 4-table; two seats at an NA 5-table. The same
+            # few dozen texts recur on every sheet: kept once per (size, game number).
+            out = out_texts.get((table.size, number), "")
+            if out == "":
+                out = ", ".join(map(str, sorted(table.sitting_out(number)))) or None
+                out_texts[table.size, number] = out
             if pk in disputed:
                 yield (*declared, *[None] * 6, labels["disputed"], out, tie)
                 continue
