@@ -20,7 +20,7 @@ from tournaments.draw.services import series_draw
 from tournaments.errors import UserError
 from tournaments.exporters.sheets import ScoreSheetsPdf
 from tournaments.exporters.workbook import TournamentWorkbook
-from tournaments.interchange import export_document, import_document
+from tournaments.interchange import InterchangeError, export_document, import_document
 from tournaments.models import Game, Penalty, Seat, Table
 from tournaments.sheets.selectors import table_sheet
 from tournaments.sheets.services import game_record, penalty_law_record, penalty_record
@@ -151,6 +151,12 @@ def test_a_tournament_of_tables_of_three_four_and_five_from_sheet_to_document(fi
     text = json.dumps(document, ensure_ascii=False, indent=1)
     copy = import_document(json.loads(text), club=tournament.club)
     assert json.dumps(export_document(copy), ensure_ascii=False, indent=1) == text
+    # A penalty at a game's value must say what the engine charges.
+    tampered = json.loads(text)
+    (entry,) = [t for t in tampered["series"][0]["tables"] if t["number"] == five.number]
+    entry["penalties"][1]["points"] = -1
+    with pytest.raises(InterchangeError, match=r"points must be -\d+: law 7 at the value of game"):
+        import_document(tampered, club=tournament.club)
     assert [(r.player_name, r.list_points) for r in tournament_standings(copy)] == [
         (r.player_name, r.list_points) for r in standings
     ]
