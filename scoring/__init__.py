@@ -25,19 +25,31 @@ from scoring.seeger_fabian import (
     sitting_out,
 )
 from scoring.tables import ISPA_GAMES, NA_GAMES, RAMSCH_RESULTS, RULE_SETS, SUITS, TRUMPS
+from scoring.variants import (
+    PENALTY_LAWS,
+    RAMSCH_RULES,
+    PenaltyCharge,
+    penalty_charge,
+    ramsch_results,
+    ramsch_score,
+    ramsch_tie_check,
+)
 
 __all__ = [
     "DEFAULT_BONUS",
     "ISPA_GAMES",
     "MESSAGES",
     "NA_GAMES",
+    "PENALTY_LAWS",
     "RAMSCH_RESULTS",
+    "RAMSCH_RULES",
     "RULE_SETS",
     "SUITS",
     "TRUMPS",
     "Bonus",
     "Game",
     "GameResult",
+    "PenaltyCharge",
     "ScoringError",
     "SeatTotals",
     "SheetGame",
@@ -45,6 +57,10 @@ __all__ = [
     "is_valid_bid",
     "list_points_for",
     "parse_game",
+    "penalty_charge",
+    "ramsch_results",
+    "ramsch_score",
+    "ramsch_tie_check",
     "ranking_key",
     "result_to_contract",
     "score",

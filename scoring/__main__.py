@@ -20,8 +20,8 @@ import sys
 from collections.abc import Iterable
 from typing import BinaryIO
 
-from scoring.engine import result_to_contract, score_parsed
 from scoring.errors import ScoringError, fail, show_text
+from scoring.variants import answer_mapping
 
 __all__ = ["main", "run"]
 
@@ -100,9 +100,8 @@ def _answer(number: int, raw: bytes) -> tuple[str, bool]:
             raise fail("invalid_json", line=number, detail=str(exc)) from None
         if not isinstance(data, dict):
             raise fail("not_an_object_line", line=number)
-        game, result = score_parsed(data)
         try:
-            return _dumps(result_to_contract(game, result)), True
+            return _dumps(answer_mapping(data)), True
         except ValueError as exc:  # the value charged for a bid of thousands of digits
             if _too_large(exc):
                 raise fail(

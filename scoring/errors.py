@@ -53,6 +53,34 @@ MESSAGES: dict[str, str] = {
     ),
     "announced_not_reached": "won is true, but {level} was announced and not reached",
     "contradiction": "{field} is {given}, but card_points {card_points} make it {derived}",
+    # Ramsch variants and penalties at a game's value (scoring.variants).
+    "unknown_ramsch_rule": "unknown ramsch_rule '{value}': use one of {choices}",
+    "ramsch_rule_rules": "ramsch_rule {rule} belongs to {rules} rules",
+    "ramsch_rule_not_ramsch": "ramsch_rule applies to a ramsch, not to {game}",
+    "unknown_ramsch_for_rule": (
+        "unknown ramsch result '{value}' under the {rule} ramsch rule: use one of {choices}"
+    ),
+    "ramsch_tie_off": (
+        "a tie for the fewest points scores one player under the {rule} ramsch rule "
+        "unless the tie option is on"
+    ),
+    "ramsch_tie_result": "only the fewest points can be tied, not {value}",
+    "penalty_na_only": "penalties at a game's value are laws of na (1908); ispa has none",
+    "penalty_law_unknown": (
+        "law {law} does not charge a game's value: use one of {laws} "
+        "(laws 1, 3 and 5 are fixed fines, entered as points)"
+    ),
+    "penalty_role_unknown": "unknown erring player '{value}': use one of {choices}",
+    "penalty_needs_value": "law {law} charges a game's value, and a ramsch has none",
+    "penalty_role": "law {law} charges the {roles}, not the {role}",
+    "penalty_law_2_skat": (
+        "law 2 applies to a game with the aid of the skat "
+        "(tournee, passt_mir_nicht, grand_guckser), not to {game}"
+    ),
+    "penalty_law_4_right": "in a {game} the declarer has the right to look at the skat",
+    "penalty_declarer_wins": "law {law} makes the declarer win: the game must be won",
+    "penalty_law_8_overbid_solo": "law 8 applies to an overbid solo only",
+    "penalty_not_object": ('penalty must be an object like {{"law": 7, "by": "opponent"}}'),
     # Series (score_series, list_points_for).
     "series_table_size": "table_size must be between 3 and {max} for {rules} rules",
     "bad_seat": "seat {seat} is not a seat at a table of {table_size}",

@@ -30,7 +30,7 @@ SCORING_MESSAGES = {
     "unknown_game": _("This game does not exist in the tournament's rule set."),
     "unknown_trump": _("Unknown trump."),
     "unknown_ramsch": _("Unknown ramsch result."),
-    "table_size_range": _("A table has 3 or 4 players."),
+    "table_size_range": _("A table has 3 or 4 players (North American: 3, 4 or 5)."),
     "required_for_game": _("%(field)s is required for this game."),
     "result_required": _("Enter whether the declarer won, or the card points."),
     "field_not_allowed": _("%(field)s is not allowed for this game."),
@@ -52,6 +52,19 @@ SCORING_MESSAGES = {
     "schwarz_skat_points": _("Schwarz needs 120 card points, or at most 22, not %(card_points)s."),
     "announced_not_reached": _("Marked won, but the announced level was not reached."),
     "contradiction": _("%(field)s contradicts the card points %(card_points)s."),
+    "unknown_ramsch_for_rule": _("This ramsch result does not exist under the ramsch rule."),
+    "ramsch_tie_off": _("A tie scores one player unless the tournament's tie option is on."),
+    "ramsch_tie_result": _("Only the fewest points can be tied."),
+    "penalty_na_only": _("Penalties at a game's value are North American laws (1908)."),
+    "penalty_law_unknown": _(
+        "Law %(law)s does not charge a game's value; enter a fixed fine as points."
+    ),
+    "penalty_needs_value": _("Law %(law)s charges a game's value, and a ramsch has none."),
+    "penalty_role": _("Law %(law)s charges the %(roles)s, not the %(role)s."),
+    "penalty_law_2_skat": _("Law 2 applies to a game played with the skat's aid."),
+    "penalty_law_4_right": _("In this game the declarer has the right to look at the skat."),
+    "penalty_declarer_wins": _("Law %(law)s makes the declarer win: enter the game as won."),
+    "penalty_law_8_overbid_solo": _("Law 8 applies to an overbid solo only."),
 }
 # Codes whose engine wording speaks of true and false: the pages say it in words, in
 # English too.
@@ -82,6 +95,7 @@ FIELD_LABELS = {
     "re": "Re",
     "table_size": _("table size"),
     "ramsch": _("ramsch result"),
+    "ramsch_tie": _("tied seat"),
 }
 
 # Codes whose parameters name no field but that always concern one.
@@ -96,6 +110,7 @@ CODE_FIELDS = {
     "re_without_kontra": "re",
     "unknown_trump": "trump",
     "unknown_ramsch": "ramsch",
+    "unknown_ramsch_for_rule": "ramsch",
     "unknown_game": "game",
     "result_required": "won",
     "schwarz_without_schneider": "schwarz",

@@ -110,7 +110,10 @@ def describe(game) -> str:
     if kind == GameType.PASSED:
         return _("passed in")
     if kind == GameType.RAMSCH:
-        return f"Ramsch: {RamschResult(game.ramsch).label}" if game.ramsch else "Ramsch"
+        text = f"Ramsch: {RamschResult(game.ramsch).label}" if game.ramsch else "Ramsch"
+        if getattr(game, "ramsch_tie", None):
+            text += " " + _("(tied with seat %(seat)s)") % {"seat": game.ramsch_tie}
+        return text
     if kind in SUIT_SYMBOLS:
         parts = [f"{SUIT_SYMBOLS[kind]} {GameType(kind).label}"]
     elif kind == GameType.NULL:

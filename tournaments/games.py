@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 import scoring
 from scoring.game import FIELD_NAMES
 from tournaments.errors import UserError, from_scoring
-from tournaments.models import Game, GameType, RuleSet, Table, Tournament
+from tournaments.models import Game, GameType, Penalty, RuleSet, Table, Tournament
 from tournaments.versions import version_bump
 
 # The declared fields of a game: the scoring contract's input less what the tournament
@@ -35,7 +35,9 @@ DECLARED_FIELDS = tuple(
 BOOL_FIELDS = frozenset(
     field.name for field in dataclasses.fields(scoring.Game) if field.default is False
 )
-SHEET_FIELDS = ("declarer", *DECLARED_FIELDS, "ramsch")
+# `ramsch_tie`: in a ramsch, the seat tied with `declarer` for the fewest points, which
+# scores the same (`scoring.ramsch_tie_check`); not a field of the scoring contract.
+SHEET_FIELDS = ("declarer", *DECLARED_FIELDS, "ramsch", "ramsch_tie")
 # What the engine's result gives a stored row (`_apply`).
 COMPUTED_FIELDS = (
     "value",
@@ -72,6 +74,8 @@ def game_mapping_of(game: Game) -> dict:
     if game.game == GameType.RAMSCH:
         data["ramsch"] = game.ramsch
         data["declarer"] = game.declarer
+        if game.ramsch_tie is not None:
+            data["ramsch_tie"] = game.ramsch_tie
     return data
 
 
@@ -80,7 +84,7 @@ def engine_mapping(data: Mapping, *, rules: str, table_size: int) -> dict:
     # str(): the engine takes plain strings, and a RuleSet member is a str subclass.
     mapping = {"rules": str(rules), "table_size": table_size}
     for key, value in data.items():
-        if key == "declarer":
+        if key in ("declarer", "ramsch_tie"):
             continue
         if value is None or value == "" or (key in BOOL_FIELDS and value is False):
             continue
@@ -108,17 +112,29 @@ def game_evaluate(*, tournament: Tournament, table_size: int, data: Mapping) -> 
             field="bid",
         )
     return game_score(
-        data, rules=tournament.rules, table_size=table_size, bonus=bonus_for(tournament)
+        data,
+        rules=tournament.rules,
+        table_size=table_size,
+        bonus=bonus_for(tournament),
+        ramsch_rule=tournament.ramsch,
     )
 
 
 def game_score(
-    data: Mapping, *, rules: str, table_size: int, bonus: scoring.Bonus = scoring.DEFAULT_BONUS
+    data: Mapping,
+    *,
+    rules: str,
+    table_size: int,
+    bonus: scoring.Bonus = scoring.DEFAULT_BONUS,
+    ramsch_rule: str = "",
 ) -> scoring.GameResult:
     """What the engine makes of one game mapping, or UserError (no tournament's house rules:
-    `game_evaluate` adds those)."""
+    `game_evaluate` adds those). A ramsch is scored under `ramsch_rule`
+    (`scoring.variants`; "" = the rule set's own: rules §3.5 in NA, none in ISPA)."""
     try:
         mapping = engine_mapping(data, rules=rules, table_size=table_size)
+        if ramsch_rule and mapping.get("game") == GameType.RAMSCH:
+            return scoring.ramsch_score(scoring.parse_game(mapping), ramsch_rule, bonus)
         return scoring.score_mapping(mapping, bonus)
     except scoring.ScoringError as error:
         raise from_scoring(error) from None
@@ -153,6 +169,32 @@ def check_declarer(*, table_size: int, number: int, data: Mapping) -> int | None
     return declarer
 
 
+def check_tie(*, tournament: Tournament, table_size: int, number: int, data: Mapping) -> None:
+    """A ramsch's tied seat (`ramsch_tie`): another seat with cards, where ties share."""
+    tie = data.get("ramsch_tie")
+    if tie in (None, ""):
+        return
+    if data.get("game") != GameType.RAMSCH:
+        raise UserError(_("Only a ramsch can end in a tie."), field="ramsch_tie")
+    try:
+        check_declarer(
+            table_size=table_size, number=number, data={"game": "ramsch", "declarer": tie}
+        )
+    except UserError as error:
+        raise UserError(str(error), field="ramsch_tie") from None
+    if tie == data.get("declarer"):
+        raise UserError(_("The tied seat must be another seat."), field="ramsch_tie")
+    try:
+        scoring.ramsch_tie_check(
+            str(tournament.rules),
+            tournament.ramsch,
+            str(data.get("ramsch") or ""),
+            tie_option=tournament.ramsch_tie_both_win,
+        )
+    except scoring.ScoringError as error:
+        raise UserError(str(from_scoring(error)), field="ramsch_tie") from None
+
+
 def _apply(game: Game, data: Mapping, result: scoring.GameResult, declarer: int | None):
     """Copy the declared fields and the engine's result onto a Game row."""
     game.declarer = declarer
@@ -166,11 +208,14 @@ def _apply(game: Game, data: Mapping, result: scoring.GameResult, declarer: int 
             value = None  # the engine read "" as "not given"; so does the row
         setattr(game, name, value)
     game.ramsch = data.get("ramsch") or ""
+    tie = data.get("ramsch_tie")
+    game.ramsch_tie = tie if tie not in (None, "") else None
     game.value = result.value or 0
     game.score = result.score
     game.overbid = result.overbid
     declared = game.game not in (GameType.PASSED, GameType.RAMSCH)
-    game.is_won = declared and result.won is True
+    # Gewinner-Ramsch: "Additionally they are awarded the won game" (scoring.variants).
+    game.is_won = (declared or game.game == GameType.RAMSCH) and result.won is True
     game.is_lost = declared and result.won is False
     # rules §2: list scoring off, or NA, → plain game points (list points = score).
     if result.list_declarer is not None and game.table.series.tournament.uses_list_points:
@@ -191,6 +236,7 @@ def game_build(*, table: Table, number: int, data: Mapping) -> Game:
     tournament = table.series.tournament
     declarer = check_declarer(table_size=table.size, number=number, data=data)
     result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
+    check_tie(tournament=tournament, table_size=table.size, number=number, data=data)
     game = Game(table=table, number=number, table_size=table.size)
     _apply(game, data, result, declarer)
     return game
@@ -217,10 +263,15 @@ def scores_recompute(*, tournament: Tournament | None = None) -> int:
     A game the engine now rejects is reported as a UserError naming it, and nothing changes.
     """
     games = Game.objects.select_related("table__series__tournament").order_by("pk")
+    # Games with penalties at their value (NA laws of 1908): those follow the new value.
+    penalised = Penalty.objects.filter(law__isnull=False)
     if tournament is not None:
         games = games.filter(table__series__tournament=tournament)
+        penalised = penalised.filter(table__series__tournament=tournament)
+    penalised_ids = set(penalised.values_list("game_id", flat=True))
     fields = list(COMPUTED_FIELDS)
     count = 0
+    charged: list[Game] = []
     with transaction.atomic():
         batch = []
         for game in games.iterator(chunk_size=2000):
@@ -243,6 +294,8 @@ def scores_recompute(*, tournament: Tournament | None = None) -> int:
                     }
                 ) from None
             _apply(game, data, result, game.declarer)
+            if game.pk in penalised_ids:
+                charged.append(game)
             batch.append(game)
             if len(batch) >= 2000:
                 Game.objects.bulk_update(batch, fields)
@@ -251,7 +304,64 @@ def scores_recompute(*, tournament: Tournament | None = None) -> int:
         if batch:
             Game.objects.bulk_update(batch, fields)
             count += len(batch)
+        for game in charged:  # penalties at a game's value follow the new value
+            penalties_follow(game=game)
         touched = Tournament.objects.all() if tournament is None else [tournament]
         for each in touched:
             version_bump(tournament_id=each.pk)
     return count
+
+
+def penalty_charges(*, game: Game, seat: int, law: int) -> list[tuple[int, int]]:
+    """What a penalty law of 1908 charges at `game`'s value: [(seat, points), ...].
+
+    The erring `seat` is the declarer, an opponent (holds cards this deal) or a seat
+    sitting out (rules §3.6); `scoring.penalty_charge` decides what the law allows and
+    the value taken. Law 8 also credits the declarer, so it gives two entries.
+    """
+    table = game.table
+    if not 1 <= seat <= table.size:
+        raise UserError(
+            _("Seat %(seat)s does not exist at a table of %(size)s.")
+            % {"seat": seat, "size": table.size},
+            field="seat",
+        )
+    data = game_mapping_of(game)
+    tournament = table.series.tournament
+    result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
+    if seat == game.declarer and game.game != GameType.RAMSCH:
+        role = "declarer"
+    elif seat in table.sitting_out(game.number):
+        role = "sitting_out"
+    else:
+        role = "opponent"
+    try:
+        mapping = engine_mapping(data, rules=tournament.rules, table_size=table.size)
+        charge = scoring.penalty_charge(law, scoring.parse_game(mapping), result, role)
+    except scoring.ScoringError as error:
+        raise from_scoring(error) from None
+    charges = [(seat, charge.charged)]
+    if charge.declarer_credit:
+        charges.append((game.declarer, charge.declarer_credit))
+    return charges
+
+
+def penalties_follow(*, game: Game) -> None:
+    """Recompute the penalties charged at a game's value after the game changed (a correction,
+    `scores_recompute`), or refuse the change with a UserError naming the law."""
+    for law in sorted(set(game.penalties.values_list("law", flat=True))):
+        rows = list(game.penalties.filter(law=law).order_by("id"))
+        try:
+            charges = penalty_charges(game=game, seat=rows[0].seat, law=law)
+        except UserError as error:
+            raise UserError(
+                _(
+                    "Game %(number)s carries a penalty under law %(law)s that the corrected "
+                    "game does not allow (%(error)s). Delete the penalty first."
+                )
+                % {"number": game.number, "law": law, "error": error}
+            ) from None
+        for penalty, (seat, points) in zip(rows, charges, strict=True):
+            if (penalty.seat, penalty.points) != (seat, points):
+                penalty.seat, penalty.points = seat, points
+                penalty.save(update_fields=["seat", "points"])

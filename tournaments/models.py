@@ -3,9 +3,12 @@
 Terms (rules reference `../shared/rules/README.md`):
 - A *tournament* is one evening or match day under one rule set (`ispa` or `na`).
 - A *series* (Serie; "round" in North America) is one sitting: every registered player plays
-  at one *table* of 3 or 4 seats for a fixed number of deals (rules §4).
+  at one *table* of 3 or 4 seats (North American tournaments may allow 5) for a fixed
+  number of deals (rules §4).
 - A *game* is one row of a table's score sheet: one deal, in order. Seat 1 deals the first
-  game and the deal passes on; at a 4-table the dealer sits out (rules §4).
+  game and the deal passes on; at a 4-table the dealer sits out (rules §4); at a North
+  American 5-table the dealer and the third seat after him sit out (rules §3.6,
+  `scoring.sitting_out`).
 
 Models hold data and constraints only. Every write goes through a subject's `services`
 module (`sheets.services`, `entry.services`, ...), and the computed values of each game
@@ -13,77 +16,28 @@ module (`sheets.services`, `entry.services`, ...), and the computed values of ea
 plain SQL sums (`sheets.selectors.seat_lines`, `standings.selectors`).
 """
 
-import unicodedata
-
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 import scoring
-
-
-def has_control_characters(text: str) -> bool:
-    """NUL, tab, line breaks and the like: PostgreSQL refuses NUL, and no name holds them."""
-    return any(unicodedata.category(ch) == "Cc" for ch in text)
-
-
-def validate_no_control_characters(value: str):
-    if has_control_characters(value):
-        raise ValidationError(
-            _("Remove the control character (such as NUL or a line break)."),
-            code="control_character",
-        )
-
-
-class RuleSet(models.TextChoices):
-    ISPA = "ispa", _("ISPA / International Skat Order")
-    NA = "na", _("North American tournée")
-
-
-class Category(models.TextChoices):
-    NONE = "", _("—")
-    LADIES = "ladies", _("Ladies")
-    YOUTH = "youth", _("Youth")
-    SENIORS = "seniors", _("Seniors")
-
-
-class GameType(models.TextChoices):
-    """Every `game` value of the scoring contract, both rule sets."""
-
-    DIAMONDS = "diamonds", _("Diamonds")
-    HEARTS = "hearts", _("Hearts")
-    SPADES = "spades", _("Spades")
-    CLUBS = "clubs", _("Clubs")
-    GRAND = "grand", "Grand"
-    NULL = "null", pgettext_lazy("skat", "Null")
-    PASSED = "passed", _("Passed in")
-    TOURNEE = "tournee", _("Tournée")
-    PASST_MIR_NICHT = "passt_mir_nicht", "Passt mir nicht"
-    SOLO = "solo", _("Solo")
-    GRAND_GUCKSER = "grand_guckser", "Grand Guckser"
-    GRAND_OUVERT = "grand_ouvert", "Grand Ouvert"
-    NULL_OUVERT = "null_ouvert", pgettext_lazy("skat", "Null Ouvert")
-    RAMSCH = "ramsch", "Ramsch"
-
-
-class Trump(models.TextChoices):
-    DIAMONDS = "diamonds", _("Diamonds")
-    HEARTS = "hearts", _("Hearts")
-    SPADES = "spades", _("Spades")
-    CLUBS = "clubs", _("Clubs")
-    GRAND = "grand", "Grand"
-
-
-class RamschResult(models.TextChoices):
-    FEWEST_POINTS = "fewest_points", _("fewest card points")
-    NO_TRICK = "no_trick", _("took no trick")
-    ALL_TRICKS = "all_tricks", _("took every trick")
+from tournaments.choices import (  # noqa: F401 (the domain's choices, imported from here too)
+    MAX_SEATS,
+    TABLE_SIZES,
+    Category,
+    GameType,
+    PenaltyLaw,
+    RamschResult,
+    RamschRule,
+    RuleSet,
+    Trump,
+    has_control_characters,
+    validate_no_control_characters,
+)
 
 
 class Club(models.Model):
@@ -218,6 +172,28 @@ class Tournament(models.Model):
     games_per_series_4 = models.PositiveSmallIntegerField(
         _("games per series at a 4-table"), default=48
     )
+    # NA tables of five (rules §3.6): each seat deals 12 times, as at 3 and 4.
+    games_per_series_5 = models.PositiveSmallIntegerField(
+        _("games per series at a 5-table"), default=60
+    )
+    five_tables = models.BooleanField(  # the draw may seat five (NA only, rules §3.6)
+        _("tables of five"), default=False, help_text=_("North American only (rules §3.6).")
+    )
+    ramsch_rule = models.CharField(
+        _("ramsch"),
+        max_length=10,
+        choices=RamschRule.choices,
+        blank=True,
+        default="",
+        help_text=_(
+            "How a deal everyone passed scores. North American: league (rules §3.5) or "
+            "Hoyle; ISPA: none (rules §1.6) or the house rule Gewinner-Ramsch."
+        ),
+    )
+    # NA option; Gewinner-Ramsch always shares a tie (`scoring.variants`).
+    ramsch_tie_both_win = models.BooleanField(
+        _("ramsch: a tie for the fewest points, both win"), default=False
+    )
     kontra_allowed = models.BooleanField(
         _("Kontra and Re allowed"),
         default=False,
@@ -282,6 +258,26 @@ class Tournament(models.Model):
                 condition=Q(games_per_series_3__gte=1) & Q(games_per_series_4__gte=1),
                 name="tournament_series_length_positive",
             ),
+            models.CheckConstraint(
+                condition=Q(games_per_series_5__gte=1), name="tournament_series_5_positive"
+            ),
+            # rules §3.6: tables of five are North American.
+            models.CheckConstraint(
+                condition=Q(five_tables=False) | Q(rules="na"),
+                name="tournament_five_only_na",
+                violation_error_message=_(
+                    "Tables of five are a North American rule (rules §3.6)."
+                ),
+            ),
+            # Hoyle's ramsch is North American, Gewinner-Ramsch an ISPA house rule.
+            models.CheckConstraint(
+                condition=Q(rules="na", ramsch_rule__in=["", "league", "hoyle"])
+                | Q(rules="ispa", ramsch_rule__in=["", "gewinner"]),
+                name="tournament_ramsch_rule_of_rules",
+                violation_error_message=_(
+                    "Hoyle's ramsch is a North American rule and Gewinner-Ramsch an ISPA one."
+                ),
+            ),
         ]
 
     def __str__(self):
@@ -291,7 +287,23 @@ class Tournament(models.Model):
         return reverse("tournament_detail", kwargs={"tournament": self.slug})
 
     def games_per_series(self, table_size: int) -> int:
-        return self.games_per_series_4 if table_size == 4 else self.games_per_series_3
+        return {3: self.games_per_series_3, 4: self.games_per_series_4}.get(
+            table_size, self.games_per_series_5
+        )
+
+    @property
+    def ramsch(self) -> str:
+        """The ramsch rule in force (`scoring.RAMSCH_RULES`; "" none), NA default §3.5."""
+        if self.rules == RuleSet.NA:
+            return self.ramsch_rule if self.ramsch_rule == RamschRule.HOYLE else "league"
+        return self.ramsch_rule if self.ramsch_rule == RamschRule.GEWINNER else ""
+
+    @property
+    def ramsch_variant_shown(self) -> str:
+        """The ramsch rule to print on every output when a variant is on, else ""."""
+        if self.ramsch in (RamschRule.HOYLE, RamschRule.GEWINNER):
+            return str(RamschRule(self.ramsch).label)
+        return ""
 
     @property
     def uses_list_points(self) -> bool:
@@ -398,7 +410,7 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
         constraints = [
             models.UniqueConstraint(fields=["series", "number"], name="table_number_once"),
-            models.CheckConstraint(condition=Q(size__in=[3, 4]), name="table_size_3_or_4"),
+            models.CheckConstraint(condition=Q(size__in=TABLE_SIZES), name="table_size_3_to_5"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
         ]
 
@@ -408,6 +420,16 @@ class Table(models.Model):
     def dealer_of(self, game_number: int) -> int:
         """Seat 1 deals game 1 and the deal passes on (rules §4)."""
         return scoring.dealer(game_number, self.size)
+
+    def also_out(self, game_number: int) -> int | None:
+        """At an NA 5-table the seat that sits out besides the dealer (rules §3.6)."""
+        others = self.sitting_out(game_number) - {self.dealer_of(game_number)}
+        return min(others) if others else None
+
+    def sitting_out(self, game_number: int) -> frozenset[int]:
+        """The seats without cards in a deal: the dealer at a 4-table (rules §4), the
+        dealer and the third seat after him at an NA 5-table (rules §3.6)."""
+        return scoring.sitting_out(game_number, self.size)
 
 
 class Seat(models.Model):
@@ -428,10 +450,10 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="seat_number_once"),
             models.UniqueConstraint(fields=["series", "player"], name="seat_player_once"),
             models.CheckConstraint(
-                condition=Q(number__gte=1) & Q(number__lte=4), name="seat_number_1_to_4"
+                condition=Q(number__gte=1) & Q(number__lte=MAX_SEATS), name="seat_number_1_to_5"
             ),
             models.CheckConstraint(
-                condition=Q(table_size__in=[3, 4]) & Q(number__lte=F("table_size")),
+                condition=Q(table_size__in=TABLE_SIZES) & Q(number__lte=F("table_size")),
                 name="seat_number_within_table",
             ),
         ]
@@ -471,8 +493,10 @@ class Game(models.Model):
     kontra = models.BooleanField(_("Kontra"), default=False)
     re = models.BooleanField(_("Re"), default=False)
     ramsch = models.CharField(
-        _("ramsch result"), max_length=16, choices=RamschResult.choices, blank=True
+        _("ramsch result"), max_length=24, choices=RamschResult.choices, blank=True
     )
+    # A tie for the fewest points in a ramsch: this seat scores what `declarer` scores.
+    ramsch_tie = models.PositiveSmallIntegerField(_("tied seat"), null=True, blank=True)
     # Computed by services from the rules engine.
     value = models.IntegerField(_("value"), default=0)
     score = models.IntegerField(_("score"), default=0)
@@ -498,11 +522,12 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="game_number_once"),
             models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
             models.CheckConstraint(
-                condition=Q(declarer__isnull=True) | (Q(declarer__gte=1) & Q(declarer__lte=4)),
+                condition=Q(declarer__isnull=True)
+                | (Q(declarer__gte=1) & Q(declarer__lte=MAX_SEATS)),
                 name="game_declarer_is_a_seat",
             ),
             models.CheckConstraint(
-                condition=Q(table_size__in=[3, 4])
+                condition=Q(table_size__in=TABLE_SIZES)
                 & (Q(declarer__isnull=True) | Q(declarer__lte=F("table_size"))),
                 name="game_declarer_within_table",
             ),
@@ -512,6 +537,14 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=~(Q(is_won=True) & Q(is_lost=True)), name="game_not_won_and_lost"
+            ),
+            models.CheckConstraint(
+                condition=Q(ramsch_tie__isnull=True)
+                | (
+                    Q(game="ramsch", ramsch_tie__gte=1, ramsch_tie__lte=F("table_size"))
+                    & ~Q(ramsch_tie=F("declarer"))
+                ),
+                name="game_ramsch_tie_is_another_seat",
             ),
         ]
         indexes = [models.Index(fields=["table", "declarer"], name="game_table_declarer")]
@@ -586,7 +619,13 @@ PENALTY_LIMIT = 1000
 
 
 class Penalty(models.Model):
-    """Point fines for a seat (NA misdeal −10 etc., rules §3.6), added to its game points."""
+    """Point entries for a seat, added to its game points (rules §3.6).
+
+    Either a fixed fine (NA misdeal −10 etc.: `points` typed in, no `game`) or a penalty
+    charged at a game's value (`game` and `law` set; `points` computed from the game by
+    `scoring.penalty_charge` in `sheets.services`, never typed). Law 8 writes two rows:
+    the erring opponent's charge and the overbid declarer's credit (seat = declarer).
+    """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
     seat = models.PositiveSmallIntegerField(_("seat"))
@@ -603,6 +642,17 @@ class Penalty(models.Model):
     reason = models.CharField(
         _("reason"), max_length=120, blank=True, validators=[validate_no_control_characters]
     )
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="penalties",
+        verbose_name=_("game"),
+    )
+    law = models.PositiveSmallIntegerField(
+        _("law"), choices=PenaltyLaw.choices, null=True, blank=True
+    )
 
     class Meta:
         ordering = ["table", "id"]
@@ -610,10 +660,15 @@ class Penalty(models.Model):
         verbose_name_plural = _("penalties")
         constraints = [
             models.CheckConstraint(
-                condition=Q(seat__gte=1) & Q(seat__lte=4), name="penalty_seat_1_to_4"
+                condition=Q(seat__gte=1) & Q(seat__lte=MAX_SEATS), name="penalty_seat_1_to_5"
             ),
             models.CheckConstraint(
-                condition=Q(table_size__in=[3, 4]) & Q(seat__lte=F("table_size")),
+                condition=Q(game__isnull=True, law__isnull=True)
+                | Q(game__isnull=False, law__isnull=False),
+                name="penalty_law_with_its_game",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_size__in=TABLE_SIZES) & Q(seat__lte=F("table_size")),
                 name="penalty_seat_within_table",
             ),
             models.CheckConstraint(condition=~Q(points=0), name="penalty_not_zero"),

@@ -253,25 +253,38 @@
       form.hidden = full || stopped === "closed" || stopped === "gone";
       form.elements.namedItem("number").value = String(number);
       var dealer = ((number - 1) % size) + 1;
+      // rules §4: the dealer of a 4-table sits out; rules §3.6 (Foster 1909: "the dealer
+      // gives cards to the two players on his left and the one on his right"): at a
+      // 5-table the third seat after the dealer sits out too (scoring.sitting_out).
+      var alsoOut = size === 5 ? ((dealer + 2) % 5) + 1 : null;
+      var out = size === 4 ? [String(dealer)] : [];
+      if (alsoOut) {
+        out = [String(dealer), String(alsoOut)];
+      }
       root.querySelectorAll("[data-next-number]").forEach(function (node) {
         node.textContent = String(number);
       });
       var dealerNode = form.querySelector("[data-next-dealer]");
       if (dealerNode) {
-        dealerNode.textContent = fill(size === 4 ? texts.deals_out : texts.deals, {
+        var text = alsoOut ? texts.deals_out_5 : size === 4 ? texts.deals_out : texts.deals;
+        dealerNode.textContent = fill(text, {
           seat: dealer,
+          also: alsoOut,
           name: seats[dealer] || "",
         });
       }
-      var declarer = form.elements.namedItem("declarer");
-      if (declarer && declarer.options) {
-        Array.prototype.forEach.call(declarer.options, function (option) {
-          option.disabled = size === 4 && option.value === String(dealer);
-          if (option.disabled && option.selected) {
-            declarer.value = "";
-          }
-        });
-      }
+      // The declarer, and a ramsch's tied seat, must hold cards in this deal.
+      ["declarer", "ramsch_tie"].forEach(function (name) {
+        var select = form.elements.namedItem(name);
+        if (select && select.options) {
+          Array.prototype.forEach.call(select.options, function (option) {
+            option.disabled = out.indexOf(option.value) >= 0;
+            if (option.disabled && option.selected) {
+              select.value = "";
+            }
+          });
+        }
+      });
       root.querySelectorAll(".totals .total").forEach(function (node) {
         node.classList.toggle("deals", node.getAttribute("data-seat") === String(dealer));
       });

@@ -137,10 +137,11 @@
       }
     });
 
-    // The dealer of a 4-table cannot declare: say so when their digit is typed.
+    // The dealer of a 4-table (and a second seat at a 5-table) cannot declare: say so
+    // when their digit is typed.
     if (declarer && declarer.tagName === "SELECT") {
       declarer.addEventListener("keydown", function (event) {
-        if (!/^[1-4]$/.test(event.key)) {
+        if (!/^[1-5]$/.test(event.key)) {
           return;
         }
         var option = declarer.querySelector('option[value="' + event.key + '"]');

@@ -15,6 +15,7 @@ from tests.scoring import (
     test_north_american,
     test_seeger_fabian,
     test_validation,
+    test_variants,
 )
 
 PACKAGE = Path(scoring.__file__).parent
@@ -118,6 +119,10 @@ def test_every_code_is_tested():
         "number_too_large",
     }
     covered |= {"no_bid_list"}  # above
+    covered |= {row.values[2] for row in test_variants.RAMSCH_ERRORS}
+    covered |= {row.values[3] for row in test_variants.PENALTY_ERRORS}
+    covered |= {"penalty_not_object"}  # test_variants.CLI_ROWS
+    covered |= {row.values[4] for row in test_variants.TIE_ROWS} - {None}
     assert test_cli.BAD_LINES and test_north_american.VALUE_ROWS
     assert covered == set(MESSAGES)
 

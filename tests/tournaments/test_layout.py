@@ -28,6 +28,7 @@ FLOORS = [
             "tournaments",
             "tournaments.apps",
             "tournaments.models",
+            "tournaments.choices",
             "tournaments.errors",
             "tournaments.permissions",
             "tournaments.formats",

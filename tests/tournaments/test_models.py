@@ -33,6 +33,6 @@ class TestSeatsWithinTheTable:
         game = game_record(table=three_table, data={**GRAND, "declarer": 3})
         with pytest.raises(IntegrityError), transaction.atomic():
             Game.objects.filter(pk=game.pk).update(declarer=4)
-        # A size that is no table size is refused too.
+        # A size that is no table size is refused too (5 is one: NA tables of five, §3.6).
         with pytest.raises(IntegrityError), transaction.atomic():
-            Seat.objects.filter(pk=seat.pk).update(table_size=5)
+            Seat.objects.filter(pk=seat.pk).update(table_size=6)

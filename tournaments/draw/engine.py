@@ -7,7 +7,11 @@ entrant
 table
     Three or four players. Four-tables are normal and three-tables fill in: for N players
     there are (−N mod 4) three-tables and the rest are four-tables, four-tables first.
-    N = 5 cannot be split; 3, 4 and every N from 6 up can.
+    N = 5 cannot be split; 3, 4 and every N from 6 up can. A North American tournament may
+    allow tables of five (rules §3.6, Foster 1909: "Four or five persons can belong to the
+    table"): then five-tables take the place of three-tables where they can, so the draw
+    has as few three-tables as possible and then as few five-tables; four-tables come
+    first, then five-tables, then three-tables. With fives every N from 3 up can be split.
 draw
     A list of tables, each a list of player ids in seat order. Seat 1 (who deals first and
     keeps the list) comes first; tables are numbered 1, 2, … in list order.
@@ -86,8 +90,18 @@ class Entrant:
     club: str = ""
 
 
-def table_sizes(n: int) -> list[int]:
-    """Table sizes for n players: four-tables first, then (−n mod 4) three-tables."""
+def table_sizes(n: int, *, fives: bool = False) -> list[int]:
+    """Table sizes for n players: four-tables first, then (−n mod 4) three-tables.
+
+    With ``fives`` five-tables replace three-tables where they can (see the module text).
+    """
+    if fives and n >= 3:
+        # Fewest three-tables, then fewest five-tables: n = 4a + 5b + 3c.
+        for threes in range(0, 3):
+            for five_count in range(0, 4):
+                rest = n - 3 * threes - 5 * five_count
+                if rest >= 0 and rest % 4 == 0:
+                    return [4] * (rest // 4) + [5] * five_count + [3] * threes
     threes = (-n) % 4
     fours, remainder = divmod(n - 3 * threes, 4)
     if n < 3 or fours < 0 or remainder:
@@ -111,12 +125,14 @@ def draw(
     ranking: Sequence[int] | None = None,
     keep_apart: str = "team",
     previous_opponents: Collection[frozenset[int]] = (),
+    fives: bool = False,
 ) -> list[list[int]]:
     """Seat the entrants at tables; see the module docstring.
 
     `ranking` (player ids, best first) makes a seeded draw; without it the draw is random.
     `keep_apart` is "team", "club", "team_and_club" or "none". `previous_opponents` holds
     pairs of player ids who have already met; they are kept apart where possible too.
+    `fives` allows tables of five (North American tournaments, rules §3.6).
     """
     _check_keep_apart(keep_apart)
     ids = [entrant.id for entrant in entrants]
@@ -127,7 +143,7 @@ def draw(
             f"Each player can be drawn only once; listed more than once: {_id_list(duplicates)}.",
         )
     players = sorted(entrants, key=lambda entrant: entrant.id)
-    sizes = table_sizes(len(players))
+    sizes = table_sizes(len(players), fives=fives)
     index_of = {entrant.id: index for index, entrant in enumerate(players)}
     rng = random.Random(seed)
 
@@ -413,7 +429,7 @@ def _random_tables(
     dealt.sort(key=lambda item: item[0])  # stable: members of a group stay in random order
     numbers = list(range(len(sizes)))
     rng.shuffle(numbers)
-    seats = [number for seat in range(4) for number in numbers if seat < sizes[number]]
+    seats = [number for seat in range(max(sizes)) for number in numbers if seat < sizes[number]]
     tables: list[list[int]] = [[] for _ in sizes]
     for player, number in zip([player for _, player in dealt] + rest, seats, strict=True):
         tables[number].append(player)

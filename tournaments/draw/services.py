@@ -73,6 +73,7 @@ def _draw_tables(
             ranking=ranking,
             keep_apart=keep_apart,
             previous_opponents=previous_opponents(tournament, before=number),
+            fives=tournament.five_tables,
         )
     except draw_engine.DrawError as error:
         raise UserError(_draw_message(error, len(entrants)), code=error.code) from None

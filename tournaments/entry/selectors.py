@@ -136,6 +136,8 @@ def copy_sheet(table: Table) -> Sheet:
     for number, game in games:
         if game is not None and game.declarer is not None:
             running[game.declarer] += game.score
+            if game.ramsch_tie is not None:  # a ramsch tie: the second seat scores the same
+                running[game.ramsch_tie] += game.score
         rows.append(
             SheetRow(
                 number=number, dealer=table.dealer_of(number), game=game, running=dict(running)
@@ -151,7 +153,7 @@ def copy_sheet(table: Table) -> Sheet:
     others = tournament.bonus_others_4 if table.size == 4 else tournament.bonus_others_3
     summary = []
     for seat in seats:
-        own = [g for g in counted if g.declarer == seat.number]
+        own = [g for g in counted if seat.number in (g.declarer, g.ramsch_tie)]
         won = sum(1 for g in own if g.is_won)
         lost = sum(1 for g in own if g.is_lost)
         fine = fines[seat.number]

@@ -89,6 +89,7 @@ def phone_texts() -> dict:
     return {
         "deals": _("seat {seat} ({name}) deals"),
         "deals_out": _("seat {seat} ({name}) deals and sits out"),
+        "deals_out_5": _("seat {seat} ({name}) deals; seats {seat} and {also} sit out"),
         "waiting": _("waiting to send"),
         "sending": _("sending…"),
         "refused": _("not entered"),
@@ -329,7 +330,8 @@ class EntryLinkMixin:
                 "number": number,
                 "dealer": dealer,
                 "dealer_name": names.get(dealer, ""),
-                "sits_out": self.table.size == 4,
+                "sits_out": self.table.size >= 4,
+                "also_out": self.table.also_out(number),
             },
             "rows": rows,
             "summary": [
@@ -380,6 +382,7 @@ class EntryPageView(EntryLinkMixin, TemplateView):
             totals_html=totals_html,
             number=number,
             dealer=self.table.dealer_of(number),
+            also_out=self.table.also_out(number),
             dealer_name=(state["next"] or {}).get("dealer_name", ""),
             complete=state["next"] is None,
             client_id=uuid.uuid4(),

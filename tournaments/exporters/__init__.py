@@ -6,7 +6,7 @@ workbook and the PDFs always show the same figures (STYLE.md habit 11).
 - `workbook.TournamentWorkbook`: standings, each series, teams and every game (.xlsx);
 - `results.ResultsPdf`: the results list (tournament standings);
 - `sheets.ScoreSheetsPdf`: blank score sheets of a series or the filled sheet of a table;
-- `sheets.AssignmentsPdf`: the table assignment list of a series for the hall;
+- `assignments.AssignmentsPdf`: the table assignment list of a series for the hall;
 - `prizes.PrizeListPdf`: the prize list of the money desk.
 
 Each exporter's `export()` returns an `Export` (file name, content type, bytes), so one

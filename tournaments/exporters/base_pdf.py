@@ -157,6 +157,9 @@ class PdfDocument:
     def subtitle(self) -> str:
         """Date and club under the tournament's name."""
         parts = [date_format(self.tournament.date, "SHORT_DATE_FORMAT"), self.tournament.club.name]
+        if self.tournament.ramsch_variant_shown:
+            # A ramsch variant that is on is shown on every output (issue 14).
+            parts.append(_("Ramsch: %(rule)s") % {"rule": self.tournament.ramsch_variant_shown})
         return " · ".join(p for p in parts if p)
 
     def draw_header(self, canvas: Canvas, _doc=None):

@@ -11,9 +11,10 @@ from django.http import HttpResponse
 from django.views import View
 
 from tournaments.entry.views import entry_url
+from tournaments.exporters.assignments import AssignmentsPdf
 from tournaments.exporters.prizes import PrizeListPdf
 from tournaments.exporters.results import ResultsPdf
-from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
+from tournaments.exporters.sheets import ScoreSheetsPdf
 from tournaments.exporters.workbook import TournamentWorkbook
 from tournaments.mixins import ManageMixin, SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category

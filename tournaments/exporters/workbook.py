@@ -46,12 +46,14 @@ from openpyxl.utils import get_column_letter
 from openpyxl.xml.functions import Element
 
 from tournaments.exporters import XLSX, Export
+from tournaments.exporters.sheets import NULL_OVERBID_NOTE
 from tournaments.games import COMPUTED_FIELDS, DECLARED_FIELDS
 from tournaments.models import (
     Category,
     GameType,
     Penalty,
     RamschResult,
+    RuleSet,
     Seat,
     Series,
     Table,
@@ -217,6 +219,7 @@ class TournamentWorkbook:
         self.write_teams(team_standings(self.tournament, standings=standings))
         self.write_games()
         self.write_penalties()
+        self.write_rules()
         self.workbook.save(target)
 
     # ----------------------------------------------------------------------------------
@@ -493,6 +496,7 @@ class TournamentWorkbook:
         *COMPUTED_FIELDS,
         "provisional",
         "pk",
+        "ramsch_tie",
     )
 
     def game_columns(self) -> list[Column]:
@@ -526,6 +530,9 @@ class TournamentWorkbook:
             Column(_("List points declarer"), 10),
             Column(_("List points others"), 10),
             Column(_("Status"), 16),
+            Column(_("Seats without cards"), 10),
+            # A ramsch tie for the fewest points: this seat scores what the declarer does.
+            Column(_("Tied seat"), 8),
         ]
 
     def seat_names(self) -> dict[tuple[int, int], str]:
@@ -568,6 +575,7 @@ class TournamentWorkbook:
             "provisional": _("provisional"),
             "disputed": _("disputed: does not count"),
         }
+        out_texts: dict[tuple[int, int], str | None] = {}
         # Flags print as "x" and stay empty when off: empty cells cost nothing to write.
         games = (
             games_of_tournament(self.tournament)
@@ -603,6 +611,7 @@ class TournamentWorkbook:
             list_others,
             provisional,
             pk,
+            tie,
         ) in games:
             table = tables[table_id]
             declared = (
@@ -629,8 +638,14 @@ class TournamentWorkbook:
                 "x" if re else None,
                 labels[f"ramsch:{ramsch}"] if ramsch else None,
             )
+            # rules §4, §3.6: the dealer of a 4-table; two seats at an NA 5-table. The same
+            # few dozen texts recur on every sheet: kept once per (size, game number).
+            out = out_texts.get((table.size, number), "")
+            if out == "":
+                out = ", ".join(map(str, sorted(table.sitting_out(number)))) or None
+                out_texts[table.size, number] = out
             if pk in disputed:
-                yield (*declared, None, None, None, None, None, None, labels["disputed"])
+                yield (*declared, *[None] * 6, labels["disputed"], out, tie)
                 continue
             yield (
                 *declared,
@@ -641,6 +656,8 @@ class TournamentWorkbook:
                 list_declarer,
                 list_others,
                 labels["provisional"] if provisional else None,
+                out,
+                tie,
             )
 
     def write_penalties(self):
@@ -649,7 +666,14 @@ class TournamentWorkbook:
             Penalty.objects.filter(table__series__tournament=self.tournament)
             .order_by("table__series__number", "table__number", "seat", "id")
             .values_list(
-                "table__series__number", "table__number", "seat", "table_id", "points", "reason"
+                "table__series__number",
+                "table__number",
+                "seat",
+                "table_id",
+                "points",
+                "reason",
+                "game__number",
+                "law",
             )
         )
         if not penalties:
@@ -661,15 +685,51 @@ class TournamentWorkbook:
             Column(_("Player"), 28),
             Column(_("Points"), 9, POINTS),
             Column(_("Reason"), 40),
+            # A penalty charged at a game's value (NA laws of 1908): the game and the law.
+            Column(_("Game no."), 8),
+            Column(_("Law"), 6),
         ]
         ws = self.sheet(_("Penalties"), columns)
         names = self.seat_names()
-        for series, table, seat, table_id, points, reason in penalties:
+        for series, table, seat, table_id, points, reason, game, law in penalties:
             ws.append(
                 self.formatted(
                     ws,
                     columns,
-                    [series, table, seat, names.get((table_id, seat), ""), points, reason],
+                    [series, table, seat, names.get((table_id, seat), ""), points, reason]
+                    + [game, law],
                 )
             )
         self.finish(ws, columns, len(penalties))
+
+    def write_rules(self):
+        """The rules every North American sheet states, and a ramsch variant that is on
+        (issue 14): how a null overbid is charged (rules §3.4), who sits out at a table of
+        five (rules §3.6), the series lengths. Not written for an ISPA tournament without
+        a variant."""
+        t = self.tournament
+        lines = []
+        if t.rules == RuleSet.NA:
+            lines.append((_("Rule set"), str(RuleSet(t.rules).label)))
+            lines.append((_("Overbid null"), str(NULL_OVERBID_NOTE)))
+            sizes = "3, 4, 5" if t.five_tables else "3, 4"
+            lengths = ", ".join(
+                f"{size}: {t.games_per_series(int(size))}" for size in sizes.split(", ")
+            )
+            lines.append((_("Games per series (players: games)"), lengths))
+            if t.five_tables:
+                lines.append(
+                    (
+                        _("Tables of five"),
+                        _("The dealer and the third seat after him sit out (rules §3.6)."),
+                    )
+                )
+        if t.ramsch_variant_shown:
+            lines.append((_("Ramsch"), t.ramsch_variant_shown))
+        if not lines:
+            return
+        columns = [Column(_("Rule"), 30), Column(_("Setting"), 90)]
+        ws = self.sheet(_("Rules"), columns)
+        for name, text in lines:
+            ws.append(self.formatted(ws, columns, [name, text]))
+        self.finish(ws, columns, len(lines))

@@ -24,6 +24,8 @@ TOURNAMENT_FIELDS = (
     "bonus",
     "games_per_series",
     "kontra",
+    "ramsch_rule",
+    "ramsch_tie_both_win",
 )
 BONUS_FIELDS = ("won", "lost", "others_3", "others_4")
 PLAYER_FIELDS = ("id", "name", "club", "team")

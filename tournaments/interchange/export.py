@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tournaments.games import game_mapping_of
+from tournaments.interchange import tables as tables_rules
 from tournaments.interchange.archive import archive_export
 from tournaments.interchange.common import FORMAT, GAME_BATCH
 from tournaments.models import (
@@ -39,6 +40,8 @@ def _export_game(game: Game) -> dict:
     seat = data.pop("declarer")
     result = data.pop("ramsch")
     data["ramsch"] = [{"seat": seat, "result": result}]
+    if "ramsch_tie" in data:  # a tie for the fewest points: both seats scored alike
+        data["ramsch"].append({"seat": data.pop("ramsch_tie"), "result": result})
     return data
 
 
@@ -66,12 +69,15 @@ def export_document(tournament: Tournament, *, archive: bool = True) -> dict:
         games[game.table_id].append(_export_game(game))
 
     penalties: dict[int, list[dict]] = defaultdict(list)
+    numbers = dict(
+        Game.objects.filter(table__series__tournament=tournament, penalties__isnull=False)
+        .values_list("pk", "number")
+        .distinct()
+    )
     for penalty in Penalty.objects.filter(table__series__tournament=tournament).order_by(
         "table_id", "id"
     ):
-        penalties[penalty.table_id].append(
-            {"seat": penalty.seat, "points": penalty.points, "reason": penalty.reason}
-        )
+        penalties[penalty.table_id].append(tables_rules.export_penalty(penalty, numbers))
 
     tables: dict[int, list[dict]] = defaultdict(list)
     for table in Table.objects.filter(series__tournament=tournament).order_by("number"):
@@ -98,11 +104,9 @@ def export_document(tournament: Tournament, *, archive: bool = True) -> dict:
                 "others_3": tournament.bonus_others_3,
                 "others_4": tournament.bonus_others_4,
             },
-            "games_per_series": {
-                "3": tournament.games_per_series_3,
-                "4": tournament.games_per_series_4,
-            },
+            "games_per_series": tables_rules.export_lengths(tournament),
             "kontra": tournament.kontra_allowed,
+            **tables_rules.export_rules(tournament),
         },
         "players": [
             {

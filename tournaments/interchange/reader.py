@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError
 from tournaments.games import game_build
+from tournaments.interchange import tables as tables_rules
 from tournaments.interchange.archive import ArchivePlan, archive_check
 from tournaments.interchange.common import (
     BONUS_FIELDS,
@@ -23,7 +24,6 @@ from tournaments.interchange.common import (
     FORMAT,
     MAX_MESSAGES,
     NAME_MAX,
-    PENALTY_FIELDS,
     PLAYER_FIELDS,
     RAMSCH_ENTRY_FIELDS,
     SERIES_FIELDS,
@@ -38,7 +38,6 @@ from tournaments.interchange.common import (
     _shown,
 )
 from tournaments.models import (
-    PENALTY_LIMIT,
     Club,
     Game,
     GameType,
@@ -252,8 +251,9 @@ class _Checker:
             self.error(place, _("games_per_series must be a JSON object"))
             lengths = {}
         lengths_place = _("tournament, games_per_series")
-        self.unknown_fields(lengths_place, lengths, ("3", "4"))
-        for size in ("3", "4"):
+        self.unknown_fields(lengths_place, lengths, ("3", "4", "5"))
+        tables_rules.check_rules(self, place, data, lengths)
+        for size in ("3", "4", "5"):
             attribute = f"games_per_series_{size}"
             default = Tournament._meta.get_field(attribute).default
             value = self.integer(
@@ -372,11 +372,14 @@ class _Checker:
 
             seats = self.list_of(place, data, "seats")
             size = len(seats)
-            if isinstance(data.get("seats"), list) and size not in (3, 4):
+            sizes = tables_rules.table_sizes(self.tournament.rules)
+            if isinstance(data.get("seats"), list) and size not in sizes:
                 self.error(
                     place,
-                    _("a table has 3 or 4 seats, not %(count)s") % {"count": size},
+                    _("a table has %(sizes)s seats, not %(count)s")
+                    % {"sizes": _(" or ").join(map(str, sizes)), "count": size},
                 )
+            self.tournament.five_tables |= size == 5 and size in sizes
             for seat, player_id in enumerate(seats, start=1):
                 if not isinstance(player_id, str) or player_id not in player_ids:
                     self.error(
@@ -392,7 +395,7 @@ class _Checker:
 
             games = self.list_of(place, data, "games", required=False)
             penalties = self.list_of(place, data, "penalties", required=False)
-            if size not in (3, 4):
+            if size not in sizes:
                 continue  # without a table size the games cannot be scored
             table = Table(series=plan.series, number=number or 0, size=size)
             table_plan = _TablePlan(table=table, player_ids=list(seats))
@@ -425,35 +428,7 @@ class _Checker:
                 )
 
     def check_penalties(self, table_place: str, plan: _TablePlan, entries: list):
-        size = plan.table.size
-        for index, data in enumerate(entries):
-            place = _("%(table)s, penalties[%(index)s]") % {"table": table_place, "index": index}
-            if not isinstance(data, Mapping):
-                self.error(place, _("must be a JSON object"))
-                continue
-            self.unknown_fields(place, data, PENALTY_FIELDS)
-            seat = self.integer(place, data, "seat", low=1, high=size)
-            points = data.get("points")
-            if not _is_int(points) or points == 0 or abs(points) > PENALTY_LIMIT:
-                self.error(
-                    place,
-                    _("points must be a whole number from %(low)s to %(high)s other than 0")
-                    % {"low": -PENALTY_LIMIT, "high": PENALTY_LIMIT},
-                )
-                points = None
-            reason = self.text(
-                place, data, "reason", required=False, max_length=NAME_MAX, strip=False
-            )
-            if seat is not None and points is not None:
-                plan.penalties.append(
-                    Penalty(
-                        table=plan.table,
-                        table_size=size,
-                        seat=seat,
-                        points=points,
-                        reason=reason or "",
-                    )
-                )
+        tables_rules.check_penalties(self, table_place, plan, entries)
 
 
 def _sheet_mapping(data) -> dict:
@@ -471,14 +446,22 @@ def _sheet_mapping(data) -> dict:
     entries = data.get("ramsch")
     if not (
         isinstance(entries, list)
-        and len(entries) == 1
-        and isinstance(entries[0], Mapping)
-        and set(entries[0]) == set(RAMSCH_ENTRY_FIELDS)
+        and len(entries) in (1, 2)
+        and all(
+            isinstance(entry, Mapping) and set(entry) == set(RAMSCH_ENTRY_FIELDS)
+            for entry in entries
+        )
+        and len({entry["result"] for entry in entries}) == 1
     ):
         raise UserError(
-            _('ramsch must be a list of one {"seat": n, "result": "..."} for the scored seat')
+            _(
+                'ramsch must be a list of one {"seat": n, "result": "..."} for the scored '
+                "seat (two with the same result for a tie)"
+            )
         )
     mapping = {key: value for key, value in data.items() if key != "ramsch"}
     mapping["declarer"] = entries[0]["seat"]
     mapping["ramsch"] = entries[0]["result"]
+    if len(entries) == 2:
+        mapping["ramsch_tie"] = entries[1]["seat"]
     return mapping

@@ -135,6 +135,10 @@ class _Writer:
                 bonus_others_4=settings.bonus_others_4,
                 games_per_series_3=settings.games_per_series_3,
                 games_per_series_4=settings.games_per_series_4,
+                games_per_series_5=settings.games_per_series_5,
+                five_tables=settings.five_tables,
+                ramsch_rule=settings.ramsch_rule,
+                ramsch_tie_both_win=settings.ramsch_tie_both_win,
                 kontra_allowed=settings.kontra_allowed,
                 **extra,
             )

@@ -21,6 +21,10 @@ class TournamentForm(forms.ModelForm):
             "bonus_others_4",
             "games_per_series_4",
             "games_per_series_3",
+            "five_tables",
+            "games_per_series_5",
+            "ramsch_rule",
+            "ramsch_tie_both_win",
             "kontra_allowed",
             "team_best_n",
             "double_entry",
@@ -36,7 +40,17 @@ class TournamentForm(forms.ModelForm):
             _("Scoring"),
             ("list_scoring", "bonus_won", "bonus_lost", "bonus_others_3", "bonus_others_4"),
         ),
-        (_("Series and tables"), ("games_per_series_4", "games_per_series_3", "kontra_allowed")),
+        (
+            _("Series and tables"),
+            (
+                "games_per_series_4",
+                "games_per_series_3",
+                "five_tables",
+                "games_per_series_5",
+                "kontra_allowed",
+            ),
+        ),
+        (_("Ramsch"), ("ramsch_rule", "ramsch_tie_both_win")),
         (_("Teams and entry"), ("team_best_n", "double_entry")),
     ]
     ISPA_ONLY = (
@@ -47,15 +61,20 @@ class TournamentForm(forms.ModelForm):
         "bonus_others_4",
         "kontra_allowed",
     )
+    NA_ONLY = ("five_tables", "games_per_series_5", "ramsch_tie_both_win")
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["season"].queryset = Season.objects.filter(club=club)
-        for name in ("games_per_series_4", "games_per_series_3"):
+        for name in ("games_per_series_4", "games_per_series_3", "games_per_series_5"):
             self.fields[name].min_value = 1
             self.fields[name].widget.attrs["min"] = 1
         for name in self.ISPA_ONLY:
             self.fields[name].only_rules = "ispa"
+        for name in self.NA_ONLY:
+            self.fields[name].only_rules = "na"
+        # Only North American tournaments with tables of five use it: may stay empty.
+        self.fields["games_per_series_5"].required = False
 
     @property
     def rules_field(self):
@@ -81,6 +100,16 @@ class TournamentForm(forms.ModelForm):
             # The box is hidden under North American rules (a box ticked before the rule
             # set changed): Kontra and Re are an ISPA house rule, so it is simply off.
             data["kontra_allowed"] = False
+        if data.get("games_per_series_5") is None:
+            data["games_per_series_5"] = (
+                self.instance.games_per_series_5
+                or Tournament._meta.get_field("games_per_series_5").default
+            )
+        if data.get("rules") == "ispa":
+            # Hidden under ISPA rules, as Kontra is under NA rules: tables of five and a
+            # shared ramsch tie are North American settings (rules §3.5, §3.6).
+            data["ramsch_tie_both_win"] = False
+            data["five_tables"] = False
         return data
 
 

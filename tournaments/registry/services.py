@@ -116,6 +116,10 @@ TOURNAMENT_SETTINGS = (
     "bonus_others_4",
     "games_per_series_3",
     "games_per_series_4",
+    "games_per_series_5",
+    "five_tables",
+    "ramsch_rule",
+    "ramsch_tie_both_win",
     "kontra_allowed",
     "team_best_n",
     "published",
@@ -172,7 +176,15 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
             and Game.objects.filter(table__series__tournament=tournament).exists()
         ):
             raise UserError(_("Games have been entered; the rule set can no longer change."))
-        for size in (3, 4):
+        if (
+            fields.get("five_tables") is False
+            and Table.objects.filter(series__tournament=tournament, size=5).exists()
+        ):
+            raise UserError(
+                _("Tables of five have been drawn; they can no longer be switched off."),
+                field="five_tables",
+            )
+        for size in (3, 4, 5):
             length = fields.get(f"games_per_series_{size}")
             if length is None:
                 continue

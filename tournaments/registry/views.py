@@ -206,15 +206,17 @@ class TournamentSettingsView(TournamentMixin, ManageMixin, FormView):
 
 
 def _table_split(sizes: list[int]) -> str:
-    """ "2 tables of 4 and 1 table of 3", each count with its own plural."""
-    four, three = sizes.count(4), sizes.count(3)
+    """ "2 tables of 4 and 1 table of 3", each count with its own plural (tables of five:
+    North American rules, §3.6)."""
+    five, four, three = sizes.count(5), sizes.count(4), sizes.count(3)
     parts = [
+        ngettext("%(n)s table of 5", "%(n)s tables of 5", five) % {"n": five} if five else "",
         ngettext("%(n)s table of 4", "%(n)s tables of 4", four) % {"n": four} if four else "",
         ngettext("%(n)s table of 3", "%(n)s tables of 3", three) % {"n": three} if three else "",
     ]
     parts = [part for part in parts if part]
-    if len(parts) == 2:
-        return _("%(four)s and %(three)s") % {"four": parts[0], "three": parts[1]}
+    if len(parts) >= 2:
+        return _("%(first)s and %(last)s") % {"first": ", ".join(parts[:-1]), "last": parts[-1]}
     return parts[0] if parts else ""
 
 
@@ -237,7 +239,7 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
             # Back from a quick add: the cursor waits in Name for the next player.
             quick_form.fields["name"].widget.attrs["autofocus"] = True
         try:
-            split = _table_split(draw_engine.table_sizes(count))
+            split = _table_split(draw_engine.table_sizes(count, fives=self.tournament.five_tables))
         except draw_engine.DrawError:
             split = None
         context.update(

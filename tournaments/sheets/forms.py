@@ -17,6 +17,7 @@ from tournaments.errors import UserError
 from tournaments.models import (
     PENALTY_LIMIT,
     GameType,
+    PenaltyLaw,
     RamschResult,
     RuleSet,
     Seat,
@@ -35,6 +36,7 @@ FIELD_GAMES: dict[str, tuple[str, ...]] = {
     "declarer": (*ISPA_GAMES[:-1], *NA_GAMES),
     "trump": ("tournee", "passt_mir_nicht", "solo"),
     "ramsch": ("ramsch",),
+    "ramsch_tie": ("ramsch",),
     "matadors": (
         *SUITS_AND_GRAND,
         "tournee",
@@ -147,6 +149,13 @@ class GameRowForm(FormErrorsMixin, forms.Form):
     game = forms.ChoiceField(label=_("Game"))
     trump = forms.ChoiceField(label=_("Trump"), required=False)
     ramsch = forms.ChoiceField(label=_("Ramsch result"), required=False)
+    ramsch_tie = forms.TypedChoiceField(
+        label=_("Tied seat"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=_("a tie for the fewest points: this seat scores the same"),
+    )
     matadors = forms.IntegerField(
         label=_("Matadors"),
         required=False,
@@ -198,11 +207,14 @@ class GameRowForm(FormErrorsMixin, forms.Form):
         self.number = number
         self.dealer = table.dealer_of(number)
         seats = seats if seats is not None else seats_of(table)
-        sitting_out = [self.dealer] if table.size == 4 else []
+        # rules §4: the dealer of a 4-table; rules §3.6: two seats at an NA 5-table.
+        sitting_out = sorted(scoring.sitting_out(number, table.size))
 
         na = tournament.rules == RuleSet.NA
+        ramsch = tournament.ramsch  # "" when the tournament plays no ramsch
         for name in ISPA_ONLY if na else NA_ONLY:
-            del self.fields[name]
+            if not (name == "ramsch" and ramsch):
+                del self.fields[name]
         if na or not tournament.kontra_allowed:
             self.fields.pop("kontra", None)
             self.fields.pop("re", None)
@@ -215,11 +227,26 @@ class GameRowForm(FormErrorsMixin, forms.Form):
             if na
             else _("empty for a passed-in deal")
         )
-        games = NA_GAMES if na else ISPA_GAMES
+        games = NA_GAMES if na else ISPA_GAMES + (("ramsch",) if ramsch else ())
         self.fields["game"].choices = [("", "—")] + [(g, GameType(g).label) for g in games]
         if na:
             self.fields["trump"].choices = [("", "—"), *Trump.choices]
-            self.fields["ramsch"].choices = [("", "—"), *RamschResult.choices]
+        # A tie for the fewest points shares the result (Gewinner-Ramsch, or the NA option).
+        if ramsch == "gewinner" or (ramsch and tournament.ramsch_tie_both_win):
+            self.fields["ramsch_tie"].choices = [("", "—")] + [
+                (s.number, seat_label(s)) for s in seats
+            ]
+            self.fields["ramsch_tie"].widget = SeatSelect(
+                choices=self.fields["ramsch_tie"].choices, disabled_values=sitting_out
+            )
+        else:
+            del self.fields["ramsch_tie"]
+        if ramsch:
+            # The results the tournament's ramsch rule scores (`scoring.variants`).
+            results = scoring.ramsch_results(str(tournament.rules), ramsch)
+            self.fields["ramsch"].choices = [("", "—")] + [
+                (result, RamschResult(result).label) for result in results
+            ]
 
         for name, field in self.fields.items():
             if name in FIELD_GAMES:
@@ -265,7 +292,7 @@ class GameRowForm(FormErrorsMixin, forms.Form):
                 mapping[name] = True
         if data.get("won"):
             mapping["won"] = data["won"] == "won"
-        for name in ("card_points", "bid"):
+        for name in ("card_points", "bid", "ramsch_tie"):
             if data.get(name) is not None:
                 mapping[name] = data[name]
         return mapping
@@ -302,19 +329,50 @@ class GameCorrectForm(GameRowForm):
 
 
 class PenaltyForm(FormErrorsMixin, forms.Form):
+    """A fixed fine in points, or (North American tournaments) a penalty law of 1908 charged
+    at the value of an entered game: then the engine gives the points."""
+
     seat = forms.TypedChoiceField(label=_("Seat"), coerce=int)
     points = forms.IntegerField(
         label=_("Points"),
+        required=False,
         min_value=-PENALTY_LIMIT,
         max_value=PENALTY_LIMIT,
         help_text=_("e.g. -10 for a misdeal"),
         widget=forms.NumberInput(attrs={"class": "short"}),
     )
     reason = forms.CharField(label=_("Reason"), max_length=120, required=False)
+    law = forms.TypedChoiceField(
+        label=_("or a law at a game's value"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", "—"), *PenaltyLaw.choices],
+    )
+    game = forms.IntegerField(
+        label=_("Game no."),
+        required=False,
+        min_value=1,
+        widget=forms.NumberInput(attrs={"class": "short"}),
+    )
 
-    def __init__(self, data=None, *, seats: list[Seat], **kwargs):
+    def __init__(self, data=None, *, seats: list[Seat], na: bool = False, **kwargs):
         super().__init__(data, **kwargs)
         self.fields["seat"].choices = [(s.number, seat_label(s)) for s in seats]
+        if not na:  # the 1908 laws are North American
+            del self.fields["law"]
+            del self.fields["game"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("law"):
+            if data.get("game") is None:
+                self.add_error("game", _("Name the game whose value the law charges."))
+            if data.get("points") is not None:
+                self.add_error("points", _("A law's points come from the game: leave empty."))
+        elif data.get("points") is None and "points" not in self.errors:
+            self.add_error("points", _("Enter the points, or choose a law and a game."))
+        return data
 
 
 class PaperTotalsForm(FormErrorsMixin, forms.Form):

@@ -87,11 +87,12 @@ def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
         pk__in=[pk for pks in disputed.values() for pk in pks]
     )
     # One scan of the games, grouped by table and declarer: the declarer groups are the seats'
-    # own figures, and their sum per table gives what the others at the table lost.
+    # own figures, and their sum per table gives what the others at the table lost. A ramsch
+    # tie's second seat (`Game.ramsch_tie`) scores what the declarer seat scores.
     own: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
     per_table: dict[int, list[int]] = {}
-    for table_id, declarer, n, won, lost, gp, lp, lo, provisional in (
-        games.values("table_id", "declarer")
+    for table_id, declarer, tie, n, won, lost, gp, lp, lo, provisional in (
+        games.values("table_id", "declarer", "ramsch_tie")
         .annotate(
             n=Count("id"),
             won=Count("id", filter=Q(is_won=True)),
@@ -102,11 +103,25 @@ def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
             provisional=Count("id", filter=Q(provisional=True)),
         )
         .order_by()
-        .values_list("table_id", "declarer", "n", "won", "lost", "gp", "lp", "lo", "provisional")
+        .values_list(
+            "table_id",
+            "declarer",
+            "ramsch_tie",
+            "n",
+            "won",
+            "lost",
+            "gp",
+            "lp",
+            "lo",
+            "provisional",
+        )
     ):
         lo = lo or 0
-        if declarer is not None:
-            own[table_id, declarer] = (gp or 0, won, lost, lp or 0, lo)
+        for seat in (declarer, tie):
+            if seat is not None:
+                sums = own.get((table_id, seat), (0, 0, 0, 0, 0))
+                figures = (gp or 0, won, lost, lp or 0, lo)
+                own[table_id, seat] = tuple(a + b for a, b in zip(sums, figures, strict=True))
         table = per_table.setdefault(table_id, [0, 0, 0, 0])
         table[0] += lost
         table[1] += lo
@@ -179,6 +194,8 @@ class SheetRow:
     running: dict[int, int]
     # Double entry: the two copies disagree on this row; it does not count until settled.
     disputed: bool = False
+    # The seats without cards in this deal (rules §4, §3.6: `scoring.sitting_out`).
+    sitting_out: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -239,6 +256,8 @@ def table_sheet(table: Table, *, blank_rows: bool = True) -> Sheet:
         counts = game is not None and game.pk not in disputed
         if counts and game.declarer is not None:
             running[game.declarer] += game.score
+            if game.ramsch_tie is not None:
+                running[game.ramsch_tie] += game.score
         rows.append(
             SheetRow(
                 number=number,
@@ -246,6 +265,7 @@ def table_sheet(table: Table, *, blank_rows: bool = True) -> Sheet:
                 game=game,
                 running=dict(running) if game is not None else {},
                 disputed=game is not None and not counts,
+                sitting_out=table.sitting_out(number),
             )
         )
     lines = {line.seat: line for line in table_seat_totals(table)}

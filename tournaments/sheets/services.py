@@ -18,12 +18,14 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError, validated
-from tournaments.games import SHEET_FIELDS, game_build
+from tournaments.games import SHEET_FIELDS, game_build, penalties_follow, penalty_charges
 from tournaments.models import (
     Game,
     GameChange,
     Penalty,
     PenaltyChange,
+    PenaltyLaw,
+    RuleSet,
     Series,
     Table,
     Tournament,
@@ -166,6 +168,7 @@ def game_correct(
             return current
         updated.version = version_bump(tournament_id=table.series.tournament_id)
         updated.save()
+        penalties_follow(game=updated)
         GameChange.objects.create(
             table=table,
             game=updated,
@@ -198,6 +201,9 @@ def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str
             diff=jsonable(game_snapshot(game)),
             reason=reason[:200],
         )
+        # Penalties charged at its value go with the game; their history says so.
+        for penalty in game.penalties.all():
+            _penalty_history(penalty, action=PenaltyChange.Action.DELETED, user=user)
         game.delete()
         version_bump(tournament_id=table.series.tournament_id)
 
@@ -229,6 +235,49 @@ def penalty_record(
     return penalty
 
 
+def penalty_law_record(
+    *, table: Table, number: int, seat: int, law: int, user=None
+) -> list[Penalty]:
+    """Charge a seat a 1908 penalty law at the value of game `number` (law 8 also credits
+    the declarer: two rows); the points come from the engine (`games.penalty_charges`)."""
+    with transaction.atomic():
+        table = locked_table(table)
+        _check_sheet_open(table)
+        if table.series.tournament.rules != RuleSet.NA:
+            raise UserError(_("Penalties at a game's value are North American laws (1908)."))
+        game = table.games.filter(number=number).first()
+        if game is None:
+            raise UserError(
+                _("Game %(number)s has not been entered.") % {"number": number}, field="game"
+            )
+        if game.penalties.filter(law=law).exists():
+            raise UserError(
+                _("Game %(number)s already carries a penalty under law %(law)s.")
+                % {"number": number, "law": law},
+                field="law",
+            )
+        reason = str(PenaltyLaw(law).label) + " " + _("(game %(number)s)") % {"number": number}
+        penalties = []
+        for charged_seat, points in penalty_charges(game=game, seat=seat, law=law):
+            penalty = validated(
+                Penalty(
+                    table=table,
+                    table_size=table.size,
+                    seat=charged_seat,
+                    points=points,
+                    reason=reason[:120],
+                    game=game,
+                    law=law,
+                ),
+                exclude=["table", "game"],
+            )
+            penalty.save()
+            _penalty_history(penalty, action=PenaltyChange.Action.CREATED, user=user)
+            penalties.append(penalty)
+        version_bump(tournament_id=table.series.tournament_id)
+    return penalties
+
+
 def _penalty_history(penalty: Penalty, *, action: str, user, reason: str = ""):
     """One line of the penalty history: the penalty as it is (it is gone after a deletion)."""
     PenaltyChange.objects.create(
@@ -249,8 +298,15 @@ def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
         table = locked_table(penalty.table)
         _check_sheet_open(table)
         penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
-        _penalty_history(penalty, action=PenaltyChange.Action.DELETED, user=user, reason=reason)
-        penalty.delete()
+        # Law 8's charge and credit are one penalty: both go.
+        rows = (
+            list(Penalty.objects.filter(game=penalty.game, law=penalty.law))
+            if penalty.law
+            else [penalty]
+        )
+        for row in rows:
+            _penalty_history(row, action=PenaltyChange.Action.DELETED, user=user, reason=reason)
+            row.delete()
         version_bump(tournament_id=table.series.tournament_id)
 
 

@@ -24,6 +24,7 @@ from tournaments.models import (
     GameType,
     Penalty,
     RamschResult,
+    RuleSet,
     Series,
     Trump,
 )
@@ -40,6 +41,7 @@ from tournaments.sheets.services import (
     game_delete,
     game_record,
     penalty_delete,
+    penalty_law_record,
     penalty_record,
     table_close,
     table_reopen,
@@ -52,6 +54,10 @@ class SheetMixin(TableMixin, ManageMixin):
     @cached_property
     def seats(self):
         return seats_of(self.table)
+
+    @cached_property
+    def is_na(self) -> bool:
+        return self.tournament.rules == RuleSet.NA
 
     @cached_property
     def next_number(self) -> int:
@@ -116,8 +122,9 @@ class SheetView(SheetMixin, TemplateView):
             next_number=self.next_number,
             dealer=dealer,
             dealer_seat=next((s for s in self.seats if s.number == dealer), None),
+            also_out=self.table.also_out(self.next_number),
             last_row=sheet.rows[-1] if sheet.rows else None,
-            penalty_form=PenaltyForm(seats=self.seats),
+            penalty_form=PenaltyForm(seats=self.seats, na=self.is_na),
             penalties=list(self.table.penalties.all()),
             penalty_changes=list(self.table.penalty_changes.select_related("user")[:20]),
             close_form=PaperTotalsForm(
@@ -243,6 +250,7 @@ class GameCorrectView(SheetMixin, TemplateView):
             game=self.game,
             form=form,
             dealer=self.table.dealer_of(self.game.number),
+            also_out=self.table.also_out(self.game.number),
             is_last=self.game.number == self.next_number - 1,
             history=history(
                 self.table.changes.filter(game_number=self.game.number).select_related("user")
@@ -273,10 +281,26 @@ class GameDeleteView(SheetMixin, View):
 
 class PenaltyView(SheetMixin, View):
     def post(self, request, *args, **kwargs):
-        form = PenaltyForm(request.POST, seats=self.seats)
+        form = PenaltyForm(request.POST, seats=self.seats, na=self.is_na)
         if form.is_valid():
+            data = form.cleaned_data
             try:
-                penalty_record(table=self.table, user=request.user, **form.cleaned_data)
+                if data.get("law"):
+                    penalty_law_record(
+                        table=self.table,
+                        number=data["game"],
+                        seat=data["seat"],
+                        law=data["law"],
+                        user=request.user,
+                    )
+                else:
+                    penalty_record(
+                        table=self.table,
+                        user=request.user,
+                        seat=data["seat"],
+                        points=data["points"],
+                        reason=data["reason"],
+                    )
             except UserError as error:
                 messages.error(request, str(error))
             else:

@@ -93,6 +93,45 @@ def test_table_sizes_reject_player_counts_that_cannot_be_seated(n):
     assert str(caught.value).startswith(f"{n} players cannot be split into tables of 3 and 4")
 
 
+# Foster 1909: "Four or five persons can belong to the table"; rules §3.6. With tables of
+# five allowed, five-tables take the place of three-tables where they can.
+@pytest.mark.parametrize(
+    "n, sizes",
+    [
+        (3, [3]),
+        (4, [4]),
+        (5, [5]),  # cannot be split into 3 and 4, but five play at one table
+        (6, [3, 3]),  # no five-table helps
+        (7, [4, 3]),
+        (9, [4, 5]),  # instead of three three-tables
+        (10, [5, 5]),
+        (11, [4, 4, 3]),  # one three-table is the fewest possible
+        (13, [4, 4, 5]),
+        (15, [5, 5, 5]),
+        (16, [4, 4, 4, 4]),  # four-tables stay normal
+        (203, [4] * 47 + [5] * 3),
+    ],
+)
+def test_table_sizes_with_fives_replace_three_tables(n, sizes):
+    assert table_sizes(n, fives=True) == sizes
+
+
+@pytest.mark.parametrize("n", range(3, 201))
+def test_table_sizes_with_fives_seat_everyone_with_the_fewest_three_tables(n):
+    sizes = table_sizes(n, fives=True)
+    assert sum(sizes) == n and set(sizes) <= {3, 4, 5}
+    if n != 5:
+        assert sizes.count(3) <= table_sizes(n).count(3)
+    # At most two three-tables: three of them would be better as a four and a five.
+    assert sizes.count(3) <= 2
+
+
+def test_a_draw_with_fives_seats_five_at_a_table():
+    tables = draw(make_entrants(9), seed=3, fives=True)
+    assert sorted(len(table) for table in tables) == [4, 5]
+    assert sorted(p for table in tables for p in table) == [e.id for e in make_entrants(9)]
+
+
 def test_drawing_five_players_explains_how_to_fix_it():
     with pytest.raises(DrawError) as caught:
         draw(make_entrants(5), seed=1)

@@ -146,6 +146,7 @@ def test_a_row_is_entered_provisionally_with_its_history(phone, table):
         "dealer": 2,
         "dealer_name": state["next"]["dealer_name"],
         "sits_out": False,
+        "also_out": None,
     }
     assert "Game" in state["html"] or "grand" in state["html"].lower()
 

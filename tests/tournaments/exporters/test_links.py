@@ -6,7 +6,8 @@ import io
 import pytest
 
 from tests.tournaments.entry.helpers import en
-from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf
+from tournaments.exporters.assignments import AssignmentsPdf
+from tournaments.exporters.sheets import ScoreSheetsPdf
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
 

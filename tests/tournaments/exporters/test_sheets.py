@@ -15,7 +15,8 @@ from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.exporters.helpers import NAMES, pdf_pages
 from tests.tournaments.helpers import enter
 from tournaments.draw.services import series_draw
-from tournaments.exporters.sheets import AssignmentsPdf, ScoreSheetsPdf, draw_qr
+from tournaments.exporters.assignments import AssignmentsPdf
+from tournaments.exporters.sheets import ScoreSheetsPdf, draw_qr
 from tournaments.formats import surname_key
 from tournaments.models import Tournament
 from tournaments.sheets.selectors import table_sheet

@@ -97,7 +97,7 @@ def test_workbook_has_one_row_per_game_with_its_stored_values(tournament, worked
         assert row[col["List points declarer"]] == game.list_declarer
         assert row[col["Result"]] == ("won" if game.is_won else "lost")
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == f"A1:AC{len(games) + 1}"
+    assert ws.auto_filter.ref == f"A1:AE{len(games) + 1}"
     assert {row[col["Status"]] for row in rows} == {None}
     # Per declarer the scores add up to the game points of the summary block.
     sheet = table_sheet(worked_table)
@@ -204,7 +204,7 @@ def test_workbook_marks_provisional_rows_and_leaves_disputed_games_out_of_the_su
     # The Games sheet and the Penalties sheet add up to the Standings sheet's game points.
     penalties = data_rows(book["Penalties"])
     seat_1 = double_entry_table.seats.get(number=1).player.name
-    assert penalties == [(1, 1, 1, seat_1, -10, "looked at the skat")]
+    assert penalties == [(1, 1, 1, seat_1, -10, "looked at the skat", None, None)]
     for row in standings:
         seat = double_entry_table.seats.get(player_id=row.player_id).number
         scores = sum(r[g["Score"]] or 0 for r in data_rows(games) if r[g["Declarer"]] == seat)

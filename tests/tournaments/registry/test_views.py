@@ -44,6 +44,41 @@ class TestSecretaryFlow:
         )
         assert tournament.club == club and tournament.games_per_series_4 == 48
 
+    def test_create_a_north_american_tournament_with_tables_of_five(
+        self, client_for, secretary, club
+    ):
+        settings = {
+            "name": "Tournée",
+            "date": "2026-11-21",
+            "rules": "na",
+            "bonus_won": 50,
+            "bonus_lost": 50,
+            "bonus_others_3": 40,
+            "bonus_others_4": 30,
+            "games_per_series_4": 48,
+            "games_per_series_3": 36,
+            "five_tables": "on",
+            "games_per_series_5": 50,
+            "ramsch_rule": "hoyle",
+            "ramsch_tie_both_win": "on",
+        }
+        url = reverse("manage:tournament_new", kwargs={"club": club.pk})
+        assert client_for(secretary).post(url, settings).status_code == 302
+        tournament = Tournament.objects.get(name="Tournée")
+        assert (tournament.five_tables, tournament.games_per_series(5)) == (True, 50)
+        assert (tournament.ramsch, tournament.ramsch_tie_both_win) == ("hoyle", True)
+        # rules §3.6: tables of five and Hoyle's ramsch are North American. Under ISPA rules
+        # the NA-only boxes are hidden and simply off (as Kontra is under NA rules); the
+        # ramsch rule stays visible, so a North American one is refused.
+        response = client_for(secretary).post(url, {**settings, "rules": "ispa"})
+        assert response.status_code == 200
+        assert "Hoyle" in str(response.context["form"].errors)
+        assert Tournament.objects.count() == 1
+        ispa = {**settings, "name": "Preisskat", "rules": "ispa", "ramsch_rule": ""}
+        assert client_for(secretary).post(url, ispa).status_code == 302
+        created = Tournament.objects.get(name="Preisskat")
+        assert (created.five_tables, created.ramsch_tie_both_win) == (False, False)
+
     def test_bad_settings_are_shown_and_nothing_is_created(self, client_for, secretary, club):
         response = client_for(secretary).post(
             reverse("manage:tournament_new", kwargs={"club": club.pk}),

@@ -327,6 +327,35 @@ def test_na_rows_ramsch_and_a_penalty(client_for, secretary, na_table):
     assert "misdeal" in page.content.decode()
 
 
+def test_a_penalty_law_is_charged_at_a_games_value_from_the_page(client_for, secretary, na_table):
+    client = client_for(secretary)
+    # rules §3.2: diamond tournée with 3 → 20, won by seat 2.
+    game_record(
+        table=na_table,
+        data={"declarer": 2, "game": "tournee", "trump": "diamonds", "matadors": 3, "won": True},
+    )
+    page = client.get(url("sheet", na_table)).content.decode()
+    assert 'name="law"' in page and "law 7: an opponent led wrongly" in page
+    # Penalty 7: "its value charged against the opponent who made the error".
+    response = client.post(url("sheet_penalty", na_table), {"seat": "3", "law": "7", "game": "1"})
+    assert response.status_code == 302
+    penalty = Penalty.objects.get()
+    assert (penalty.seat, penalty.points, penalty.law) == (3, -20, 7)
+    # A law needs its game, and its points come from the engine.
+    for data in (
+        {"seat": "1", "law": "7"},
+        {"seat": "1", "law": "7", "game": "1", "points": "-5"},
+    ):
+        response = client.post(url("sheet_penalty", na_table), data, follow=True)
+        assert any(m.level_tag == "error" for m in response.context["messages"])
+    assert Penalty.objects.count() == 1
+
+
+def test_ispa_sheets_offer_no_penalty_laws(client_for, secretary, table):
+    page = client_for(secretary).get(url("sheet", table)).content.decode()
+    assert 'name="law"' not in page
+
+
 def test_a_ramsch_without_its_result_is_rejected_inline(client_for, secretary, na_table):
     response = client_for(secretary).post(
         url("sheet", na_table), {"declarer": "3", "game": "ramsch"}
