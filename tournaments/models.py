@@ -13,10 +13,7 @@ module (`sheets.services`, `entry.services`, ...), and the computed values of ea
 plain SQL sums (`sheets.selectors.seat_lines`, `standings.selectors`).
 """
 
-import unicodedata
-
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -25,19 +22,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 import scoring
-
-
-def has_control_characters(text: str) -> bool:
-    """NUL, tab, line breaks and the like: PostgreSQL refuses NUL, and no name holds them."""
-    return any(unicodedata.category(ch) == "Cc" for ch in text)
-
-
-def validate_no_control_characters(value: str):
-    if has_control_characters(value):
-        raise ValidationError(
-            _("Remove the control character (such as NUL or a line break)."),
-            code="control_character",
-        )
+from tournaments.validators import (  # noqa: F401 (re-exported)
+    has_control_characters,
+    validate_no_control_characters,
+)
 
 
 class RuleSet(models.TextChoices):
@@ -153,10 +141,28 @@ class Player(models.Model):
 
 
 class Season(models.Model):
-    """A league season: its tournaments are the match days."""
+    """A season: its tournaments are the match days (a league's) or club evenings (a club's
+    annual ranking). Owned by a league or by a club, never both."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
 
     club = models.ForeignKey(
-        Club, on_delete=models.PROTECT, related_name="seasons", verbose_name=_("club")
+        Club,
+        on_delete=models.PROTECT,
+        related_name="seasons",
+        null=True,
+        blank=True,
+        verbose_name=_("club"),
+    )
+    league = models.ForeignKey(
+        "League",
+        on_delete=models.PROTECT,
+        related_name="seasons",
+        null=True,
+        blank=True,
+        verbose_name=_("league"),
     )
     name = models.CharField(_("name"), max_length=120, validators=[validate_no_control_characters])
     slug = models.SlugField(_("short name"), max_length=80, unique=True)
@@ -166,17 +172,54 @@ class Season(models.Model):
         blank=True,
         help_text=_("Leave empty to add up every member of a team."),
     )
+    team_size = models.PositiveSmallIntegerField(
+        _("players per team"), default=4, validators=[MinValueValidator(1)]
+    )
+    substitutes = models.PositiveSmallIntegerField(_("substitutes per team"), default=2)
+    min_series = models.PositiveSmallIntegerField(
+        _("minimum number of series"),
+        default=0,
+        help_text=_("Players with fewer series are listed, but not ranked."),
+    )
+    best_series = models.PositiveSmallIntegerField(
+        _("player table counts the best series"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Best n of all series played; leave empty to count every series."),
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
+    )
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    # The final tables as shown when the season was closed (`leagues.services.season_close`).
+    archive = models.JSONField(_("final tables"), default=dict, blank=True, editable=False)
 
     class Meta:
         ordering = ["-id"]
-        verbose_name = _("league season")
-        verbose_name_plural = _("league seasons")
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(club__isnull=False) & Q(league__isnull=True))
+                | (Q(club__isnull=True) & Q(league__isnull=False)),
+                name="season_owned_by_club_or_league",
+            ),
+        ]
 
     def __str__(self):
         return self.name
 
     def get_absolute_url(self):
         return reverse("season_detail", kwargs={"season": self.slug})
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == self.Status.CLOSED
+
+    @property
+    def owner(self):
+        return self.league or self.club
 
 
 class Tournament(models.Model):
@@ -388,6 +431,15 @@ class Table(models.Model):
     # entry). Empty = no link issued or revoked.
     entry_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     entry_token_2 = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # A league match day played at several places: the venue whose secretary keeps it.
+    venue = models.ForeignKey(
+        "Venue",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tables",
+        verbose_name=_("venue"),
+    )
 
     class Meta:
         ordering = ["series", "number"]
@@ -736,3 +788,7 @@ class Payment(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} {self.amount}"
+
+
+# The league models (their own module, registered with the app's models from here).
+from tournaments.leagues.models import League, MatchDayConfirmation, RosterEntry, Team, Venue  # noqa: E402, F401, I001

@@ -37,12 +37,14 @@ FLOORS = [
             "tournaments.demo_names",
             "tournaments.draw.engine",  # pure Python: the draw itself
             "tournaments.registry.player_import",  # reads a file, writes nothing
+            "tournaments.validators",
+            "tournaments.leagues.models",  # registered with the app's models
         ),
     ),
     ("games", ("tournaments.games",)),
     ("sheets", ("tournaments.sheets.selectors", "tournaments.sheets.services")),
     ("entry", ("tournaments.entry.selectors", "tournaments.entry.services")),
-    ("standings", ("tournaments.standings.selectors",)),
+    ("standings", ("tournaments.standings.selectors", "tournaments.leagues.selectors")),
     (
         "draw, registry, money",
         (
@@ -51,6 +53,7 @@ FLOORS = [
             "tournaments.registry.services",
             "tournaments.money.selectors",
             "tournaments.money.services",
+            "tournaments.leagues.services",
         ),
     ),
     (
@@ -64,6 +67,7 @@ FLOORS = [
             "tournaments.money",
             "tournaments.exporters",
             "tournaments.templatetags",
+            "tournaments.leagues",
         ),
     ),
     (
@@ -71,6 +75,7 @@ FLOORS = [
         (
             "tournaments.admin",
             "tournaments.interchange",
+            "tournaments.leagues.interchange",
             "tournaments.demo",
             "tournaments.urls_admin",
             "tournaments.urls_public",
