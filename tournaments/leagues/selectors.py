@@ -124,6 +124,11 @@ def _with_season_teams(standings: list[StandingRow], teams: dict[int, tuple[str,
     return standings
 
 
+def day_standings(day: Tournament) -> list[StandingRow]:
+    """A match day's player standings, each player with their team of the season."""
+    return _with_season_teams(tournament_standings(day), team_of_players(day.season))
+
+
 def match_day_table(
     day: Tournament, *, season: Season | None = None, standings=None, teams=None
 ) -> DayTable:

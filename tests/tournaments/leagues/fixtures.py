@@ -1,4 +1,5 @@
-"""A league for the leagues tests: two member clubs, four teams, a match day at two venues.
+"""League fixtures (imported by leagues/conftest.py and the permissions matrix): two member
+clubs, four teams, a match day at two venues.
 
 - `league`: "Ostthüringer Liga" of `club` (the secretary's) and "Skatclub Zeitz"
   (`zeitz_secretary`); `other_club_secretary`'s club is not a member;
