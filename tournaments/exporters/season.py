@@ -18,7 +18,7 @@ from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 
 from tournaments.exporters import XLSX, Export
 from tournaments.exporters.base_pdf import BODY, FONT, FONT_BOLD, HEADING, PdfDocument
-from tournaments.exporters.sheets import HEAD_FILL, THIN
+from tournaments.exporters.sheets import HEAD_FILL, ROUND, THIN
 from tournaments.exporters.workbook import POINTS, Column, TournamentWorkbook
 from tournaments.formats import format_match_points
 from tournaments.leagues.selectors import SeasonTables, day_standings, season_tables
@@ -200,7 +200,8 @@ class SeasonResultsPdf(PdfDocument):
                     ("FONT", (0, 0), (-1, 0), FONT_BOLD, SIZE),
                     ("FONT", (0, 1), (-1, -1), FONT, SIZE),
                     ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
-                    ("LINEBELOW", (0, 0), (-1, -1), THIN, HEAD_FILL),
+                    ("LINEBELOW", (0, 0), (-1, 0), 0.8, ROUND),
+                    ("LINEBELOW", (0, 1), (-1, -1), 0.3, THIN),
                     ("ALIGN", (0, 0), (0, -1), "RIGHT"),
                     ("ALIGN", (-2, 1), (-1, -1), "RIGHT"),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
