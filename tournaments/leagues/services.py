@@ -240,6 +240,39 @@ def venue_create(
     return venue
 
 
+def venue_restore(
+    *,
+    tournament: Tournament,
+    name: str,
+    teams: Sequence[Team],
+    tables: Sequence[tuple[int, int]],
+    secretary: AbstractBaseUser | None = None,
+) -> Venue:
+    """A venue of a match day already played elsewhere (a season document): its teams and
+    the tables (series, table number) it played; nobody is registered or drawn."""
+    with transaction.atomic():
+        season = _open_season(tournament.season)
+        for team in teams:
+            if team.season_id != season.pk:
+                raise UserError(
+                    _("%(team)s does not play in %(season)s.")
+                    % {"team": team.name, "season": season.name}
+                )
+        venue = validated(Venue(tournament=tournament, name=name.strip(), secretary=secretary))
+        venue.save()
+        venue.teams.set(teams)
+        for series, number in tables:
+            updated = Table.objects.filter(
+                series__tournament=tournament, series__number=series, number=number, venue=None
+            ).update(venue=venue)
+            if not updated:
+                raise UserError(
+                    _("Series %(series)s has no table %(table)s without a venue.")
+                    % {"series": series, "table": number}
+                )
+    return venue
+
+
 def match_day_substitute(*, tournament: Tournament, out: Player, replacement: Player) -> None:
     """A substitute plays for a regular of the same team on a match day not yet drawn."""
     with transaction.atomic():
