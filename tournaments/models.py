@@ -434,7 +434,7 @@ class Table(models.Model):
     # A league match day played at several places: the venue whose secretary keeps it.
     venue = models.ForeignKey(
         "Venue",
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="tables",

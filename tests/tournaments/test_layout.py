@@ -76,6 +76,7 @@ FLOORS = [
             "tournaments.admin",
             "tournaments.interchange",
             "tournaments.leagues.interchange",
+            "tournaments.leagues.demo",
             "tournaments.demo",
             "tournaments.urls_admin",
             "tournaments.urls_public",

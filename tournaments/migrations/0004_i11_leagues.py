@@ -183,7 +183,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='table',
             name='venue',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tables', to='tournaments.venue', verbose_name='venue'),
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='tables', to='tournaments.venue', verbose_name='venue'),
         ),
         migrations.AddConstraint(
             model_name='team',
