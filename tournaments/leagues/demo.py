@@ -5,8 +5,8 @@ three match days (`tournaments.demo.demo_create` makes it with the demo club).
   Skatfreunde Schmölln; two teams each, four regulars and a substitute per team.
 - Users (password `skat-demo`): `director` runs the league; the demo `secretary` keeps
   the venue Altenburg, `venue-gera` the venue Gera.
-- 1st match day: one venue, two series, confirmed; 2nd: two venues (Altenburg and Gera,
-  four teams each), two series, sheets closed but not yet confirmed (provisional);
+- 1st match day: one venue, one series, confirmed; 2nd: two venues (Altenburg and Gera,
+  four teams each), one series, sheets closed but not yet confirmed (provisional);
   3rd: planned.
 
 Seeded like the rest of the demo: the caller's `random.Random` chooses names and games.
@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.db import transaction
 
 from tournaments.demo_names import FIRST_NAMES, LAST_NAMES
@@ -48,13 +49,13 @@ OTHER_CLUBS = (
     ("SV Gera Skat", "Gera"),
     ("Skatfreunde Schmölln", "Schmölln"),
 )
-SERIES_PER_DAY = 2
+SERIES_PER_DAY = 1  # a league day plays three; one keeps `make run` fast
 
 
-def _user(username: str):
+def _user(username: str, password_hash: str):
     users = get_user_model().objects
     user = users.filter(username=username).first() or users.create_user(username=username)
-    user.set_password(PASSWORD)
+    user.password = password_hash
     user.save(update_fields=["password"])
     return user
 
@@ -77,15 +78,16 @@ def _play(day: Tournament, rng: random.Random, fill: Callable) -> None:
 def league_demo_create(*, home: Club, secretary, rng: random.Random, fill: Callable) -> dict:
     """The demo league, its season and three match days; returns what was made."""
     with transaction.atomic():
-        director = _user(DIRECTOR)
-        gera_secretary = _user(VENUE_SECRETARY)
+        # One hash for both users: hashing is slow on purpose, and `make run` should not be.
+        password_hash = make_password(PASSWORD)
+        director = _user(DIRECTOR, password_hash)
+        gera_secretary = _user(VENUE_SECRETARY, password_hash)
         clubs = [home] + [club_create(name=name, city=city) for name, city in OTHER_CLUBS]
         league = league_create(name=DEMO_LEAGUE, directors=[director], clubs=clubs)
         season = league_season_create(
             league=league,
             name="Ostthüringer Skatliga 2026/27",
             slug=DEMO_LEAGUE_SEASON_SLUG,
-            min_series=3,
         )
         names = iter(_names(rng, len(clubs) * 2 * 5))
         teams = []
