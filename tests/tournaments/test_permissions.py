@@ -321,3 +321,40 @@ def test_nothing_changes_in_a_closed_season(client_for, league_director, league_
     assert response.status_code == 403
     assert "is closed" in response.content.decode()
     assert _league_state() == before
+
+
+LEAGUE_PAGES = [
+    # (url name, url kwargs(days, teams), roles that may open it)
+    ("manage:leagues", lambda d, t: {}, set(LEAGUE_CAST) - {"anonymous"}),
+    (
+        "manage:league_season",
+        lambda d, t: {"season": "liga-2026-27"},
+        {"league_director", "secretary", "zeitz_secretary"},
+    ),
+    ("manage:team", lambda d, t: {"team": t["Zeitz II"].pk}, {"zeitz_secretary"}),
+    (
+        "manage:venue",
+        lambda d, t: {
+            "tournament": d["played"].slug,
+            "venue": d["played"].venues.get(name="Zeitz").pk,
+        },
+        {"venue_secretary_2", "league_director"},
+    ),
+    ("manage:tournament", lambda d, t: {"tournament": d["played"].slug}, {"league_director"}),
+]
+
+
+@pytest.mark.parametrize("page", LEAGUE_PAGES, ids=[p[0] for p in LEAGUE_PAGES])
+def test_each_league_page_opens_exactly_for_whom_it_belongs(
+    page, request, client_for, league_days, teams
+):
+    url_name, url_kwargs, readers = page
+    url = reverse(url_name, kwargs=url_kwargs(league_days, teams))
+    for who in LEAGUE_CAST:
+        response = client_for(request.getfixturevalue(who)).get(url)
+        if who in readers:
+            assert response.status_code == 200, (who, url)
+        elif who == "anonymous":
+            assert response.status_code == 302, (who, url)
+        else:
+            assert response.status_code == 403, (who, url)

@@ -126,3 +126,22 @@ def test_the_workbook_and_the_pdf_show_the_season_pages_figures(client, played):
         line = next(line for line in text.splitlines() if f" {row.team} " in f" {line} ")
         assert format_match_points(row.match_points_won, row.match_points_lost) in line
         assert f"{row.list_points:,}".replace(",", "") in line.replace(",", "").replace(".", "")
+
+
+def test_the_dashboard_lists_a_match_day_for_its_directors_not_its_host(
+    client_for, secretary, league_director, match_day
+):
+    url = reverse("manage:dashboard")
+    assert match_day.name in client_for(league_director).get(url).content.decode()
+    assert match_day.name not in client_for(secretary).get(url).content.decode()
+
+
+def test_the_category_filter_leaves_the_team_table(client, played, league_director):
+    match_day_confirm(tournament=played, user=league_director)
+    lady = played.registrations.order_by("pk").first().player
+    lady.category = "ladies"
+    lady.save()
+    response = client.get(season_url(), {"category": "ladies"})
+    assert [p.name for p in response.context["player_table"].data.data] == [lady.name]
+    assert len(response.context["team_table"].data.data) == 4
+    assert '<option value="ladies" selected>' in response.content.decode()
