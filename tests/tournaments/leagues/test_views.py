@@ -145,3 +145,15 @@ def test_the_category_filter_leaves_the_team_table(client, played, league_direct
     assert [p.name for p in response.context["player_table"].data.data] == [lady.name]
     assert len(response.context["team_table"].data.data) == 4
     assert '<option value="ladies" selected>' in response.content.decode()
+
+
+@pytest.mark.parametrize("model", ["league", "team", "venue", "season"])
+def test_the_admin_lists_the_league_models(client_for, match_day, model):
+    from tests.factories import UserFactory
+
+    admin = UserFactory(username="root", is_staff=True, is_superuser=True)
+    response = client_for(admin).get(reverse(f"admin:tournaments_{model}_changelist"))
+    assert response.status_code == 200
+    team = match_day.venues.first().teams.first()
+    response = client_for(admin).get(reverse("admin:tournaments_team_change", args=[team.pk]))
+    assert response.status_code == 200 and team.name in response.content.decode()
