@@ -127,6 +127,7 @@ def _league_state():
 
     season = Season.objects.get(slug="liga-2026-27")
     return (
+        sorted(Registration.objects.values_list("tournament_id", "player_id")),
         Team.objects.count(),
         RosterEntry.objects.count(),
         Venue.objects.count(),
@@ -183,6 +184,17 @@ LEAGUE_WRITES = [
         lambda d, t: {"team": t["Zeitz I"].pk, "pk": t["Zeitz I"].roster.get(substitute=True).pk},
         lambda d, t, c: {},
         {"zeitz_secretary"},
+    ),
+    (
+        "a substitute plays for Altenburg I",
+        "manage:substitute",
+        lambda d, t: {"team": t["Altenburg I"].pk},
+        lambda d, t, c: {
+            "match_day": d["next"].pk,
+            "out": t["Altenburg I"].roster.filter(substitute=False).first().player_id,
+            "replacement": t["Altenburg I"].roster.get(substitute=True).player_id,
+        },
+        {"secretary"},
     ),
     (
         "new venue",

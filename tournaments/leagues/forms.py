@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Club, Player, Season, Team
+from tournaments.models import Club, Player, Season, Team, Tournament
 
 
 class SeasonSettingsForm(forms.ModelForm):
@@ -68,3 +68,21 @@ class VenueForm(forms.Form):
         if user is None:
             raise forms.ValidationError(_("There is no user named %(name)s.") % {"name": username})
         return user
+
+
+class SubstituteForm(forms.Form):
+    """A substitute plays for a regular of the team on a match day not yet drawn."""
+
+    match_day = forms.ModelChoiceField(label=_("Match day"), queryset=Tournament.objects.none())
+    out = forms.ModelChoiceField(label=_("Regular player"), queryset=Player.objects.none())
+    replacement = forms.ModelChoiceField(label=_("Substitute"), queryset=Player.objects.none())
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["match_day"].queryset = team.season.tournaments.filter(
+            series__isnull=True, venues__teams=team
+        ).order_by("date")
+        self.fields["out"].queryset = Player.objects.filter(roster_entries__team=team)
+        self.fields["replacement"].queryset = Player.objects.filter(
+            roster_entries__team=team, roster_entries__substitute=True
+        )

@@ -27,6 +27,7 @@ manage = [
         views.RosterRemoveView.as_view(),
         name="roster_remove",
     ),
+    path("teams/<int:team>/substitute/", views.SubstituteView.as_view(), name="substitute"),
     path(T + "venues/new/", views.VenueCreateView.as_view(), name="venue_new"),
     path(T + "venues/<int:venue>/", views.VenueView.as_view(), name="venue"),
     path(T + "confirm/", views.MatchDayConfirmView.as_view(), name="match_day_confirm"),

@@ -29,6 +29,7 @@ from tournaments.leagues.selectors import TEAM_ORDER, match_day_table, season_ta
 from tournaments.leagues.services import (
     match_day_confirm,
     match_day_create,
+    match_day_substitute,
     roster_add,
     roster_remove,
     season_close,
@@ -371,6 +372,7 @@ class TeamView(LoginRequiredMixin, TemplateView):
             season=self.team.season,
             roster=self.team.roster.select_related("player"),
             form=kwargs.get("form") or forms.RosterForm(team=self.team),
+            substitute_form=forms.SubstituteForm(team=self.team),
         )
         return context
 
@@ -399,4 +401,35 @@ class RosterRemoveView(TeamView):
             messages.error(request, str(error))
         else:
             messages.success(request, _("Removed."))
+        return redirect("manage:team", team=self.team.pk)
+
+
+class SubstituteView(TeamView):
+    """A substitute of the team plays instead of a regular on a match day not yet drawn."""
+
+    def get(self, request, *args, **kwargs):
+        return redirect("manage:team", team=self.team.pk)
+
+    def post(self, request, *args, **kwargs):
+        form = forms.SubstituteForm(request.POST, team=self.team)
+        try:
+            if not form.is_valid():
+                raise _form_error(form)
+            match_day_substitute(
+                tournament=form.cleaned_data["match_day"],
+                out=form.cleaned_data["out"],
+                replacement=form.cleaned_data["replacement"],
+            )
+        except UserError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request,
+                _("%(in)s plays for %(out)s on %(day)s.")
+                % {
+                    "in": form.cleaned_data["replacement"].name,
+                    "out": form.cleaned_data["out"].name,
+                    "day": form.cleaned_data["match_day"].name,
+                },
+            )
         return redirect("manage:team", team=self.team.pk)

@@ -157,3 +157,19 @@ def test_the_admin_lists_the_league_models(client_for, match_day, model):
     team = match_day.venues.first().teams.first()
     response = client_for(admin).get(reverse("admin:tournaments_team_change", args=[team.pk]))
     assert response.status_code == 200 and team.name in response.content.decode()
+
+
+def test_a_substitute_is_exchanged_on_the_team_page(client_for, secretary, match_day, teams):
+    team = teams["Altenburg I"]
+    regular = team.roster.filter(substitute=False).first().player
+    substitute = team.roster.get(substitute=True).player
+    url = reverse("manage:team", kwargs={"team": team.pk})
+    assert "A substitute plays" in client_for(secretary).get(url).content.decode()
+    response = client_for(secretary).post(
+        reverse("manage:substitute", kwargs={"team": team.pk}),
+        {"match_day": match_day.pk, "out": regular.pk, "replacement": substitute.pk},
+        follow=True,
+    )
+    assert f"{substitute.name} plays for {regular.name}" in response.content.decode()
+    registered = set(match_day.registrations.values_list("player_id", flat=True))
+    assert substitute.pk in registered and regular.pk not in registered
