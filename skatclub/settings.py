@@ -60,11 +60,14 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    "ninja",  # the JSON API's OpenAPI page (its bundled Swagger UI files)
     "tournaments",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before the others: it answers the API's CORS preflights itself.
+    "tournaments.api.cors.ApiCorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -152,3 +155,7 @@ if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True
     CSRF_COOKIE_HTTPONLY = False
     X_FRAME_OPTIONS = "DENY"
+
+# The JSON API's lists (tournaments.api): ?limit= and ?offset=, at most 500 a page.
+NINJA_PAGINATION_PER_PAGE = 50
+NINJA_PAGINATION_MAX_LIMIT = 500

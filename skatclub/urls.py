@@ -1,12 +1,17 @@
-"""URL root: public pages, the secretaries' pages under /manage/, i18n and the admin."""
+"""URL root: public pages, the secretaries' pages under /manage/, the JSON API under /api/,
+i18n and the admin."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tournaments.api import urls as api
+
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
+    # The read-only JSON API (tournaments.api), without a language prefix.
+    *api.root,
 ]
 
 urlpatterns += i18n_patterns(

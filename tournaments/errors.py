@@ -9,6 +9,7 @@ The rules engine raises `scoring.ScoringError` with a stable code and an English
 `validated` does the same for a model's own checks (`full_clean`).
 """
 
+import re
 from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
@@ -18,7 +19,8 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 
 # The engine's codes as translatable templates filled from the error's params (see
-# scoring/errors.py). English shows the engine's own message, which says the same.
+# scoring/errors.py). The engine's own messages name its fields ("card_points must be…"):
+# the pages show these, in English too, with the fields' labels.
 SCORING_MESSAGES = {
     "not_an_object": _("A game must be a set of fields."),
     "unknown_field": _("Unknown field “%(field)s”."),
@@ -51,6 +53,15 @@ SCORING_MESSAGES = {
     "announced_not_reached": _("Marked won, but the announced level was not reached."),
     "contradiction": _("%(field)s contradicts the card points %(card_points)s."),
 }
+# Codes whose engine wording speaks of true and false: the pages say it in words, in
+# English too.
+PLAIN_CODES = {"result_required", "contradiction", "announced_not_reached"}
+# A null game has no card points: its result can only be chosen.
+NULL_RESULT_REQUIRED = _(
+    "Choose “won” or “lost” under Won / lost: a null game has no card points."
+)
+
+ENGINE_NAME = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
 
 FIELD_LABELS = {
     "declarer": _("declarer"),
@@ -105,14 +116,25 @@ class UserError(Exception):
         return str(self.message)
 
 
+def _readable(message: str) -> str:
+    """An engine message with its field names ("card_points") as the forms' labels."""
+    return ENGINE_NAME.sub(lambda m: str(FIELD_LABELS.get(m.group(0), m.group(0))), message)
+
+
 def from_scoring(error: "scoring.ScoringError") -> UserError:
     """The engine's error in the active language; `field` names the offending field."""
     params = dict(getattr(error, "params", {}) or {})
     field = params.get("field") if params.get("field") in FIELD_LABELS else None
     field = field or CODE_FIELDS.get(error.code)
-    language = (get_language() or "en").split("-")[0]
-    if language == "en" or error.code not in SCORING_MESSAGES:
-        message = str(error)
+    english = (get_language() or "en").split("-")[0] == "en"
+    if error.code == "required_for_game" and field == "won":
+        message = str(NULL_RESULT_REQUIRED)
+    elif english and error.code not in PLAIN_CODES:
+        # The engine's wording is the fuller one (it names the game); only its field names
+        # ("card_points") become the labels of the form.
+        message = _readable(str(error))
+    elif error.code not in SCORING_MESSAGES:
+        message = _readable(str(error))
     else:
         if field:
             params["field"] = str(FIELD_LABELS[field]).capitalize()

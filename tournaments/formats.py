@@ -11,6 +11,7 @@ only wrap these for templates), so that a figure reads the same everywhere:
   exact Fraction the selectors give is written with a fraction sign, the same in every
   language, never rounded through a float.
 - `describe`: a stored game as a sheet row in words, "♣ Clubs with 2, hand — 95 pts".
+- `surname_key`: how a list of players is ordered A–Z, by surname.
 """
 
 from decimal import Decimal
@@ -149,3 +150,20 @@ def describe(game) -> str:
     if facts:
         text += " — " + ", ".join(facts)
     return text
+
+
+# --------------------------------------------------------------------------------------
+# Names
+# --------------------------------------------------------------------------------------
+
+
+def surname_key(name: str) -> tuple[str, str]:
+    """("schmidt", "anna") for "Anna Schmidt" and for "Schmidt, Anna": surname first, as
+    a hall's list of players is read (the last word is the surname; "von" stays with the
+    given names, as in a German phone book)."""
+    name = " ".join(name.split())
+    if "," in name:
+        surname, _comma, given = name.partition(",")
+    else:
+        given, _space, surname = name.rpartition(" ")
+    return surname.strip().casefold(), given.strip().casefold()

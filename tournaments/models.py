@@ -18,6 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -312,6 +313,8 @@ class Tournament(models.Model):
     # (`tournaments.versions.version_bump`), in the writer's transaction: caches, ETags and
     # the live feed key on it.
     version = models.PositiveBigIntegerField(default=0, editable=False)
+    # When `version` last moved: the API's Last-Modified (its ETag is the version).
+    changed = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-date", "-id"]

@@ -1,7 +1,9 @@
-"""Public pages: published tournaments, standings, sheets, players, seasons, downloads."""
+"""Public pages: published tournaments, standings, sheets, players, seasons, downloads, and
+each tournament's standings.json."""
 
+from tournaments.api import urls as api
 from tournaments.exporters import urls as exporters
 from tournaments.leagues import urls as leagues
 from tournaments.standings import urls as standings
 
-urlpatterns = [*standings.public, *exporters.public, *leagues.public]
+urlpatterns = [*standings.public, *exporters.public, *api.public, *leagues.public]

@@ -9,6 +9,12 @@
    refuses (a typing mistake, a game entered elsewhere meanwhile) stops the queue until it
    is corrected or discarded, so that the numbers of the rows after it stay right.
 
+   The phone remembers the ids of the rows it entered ("mine"): while its last row is the
+   sheet's last and still provisional, "Take back game n" deletes it again (the server
+   checks the id, so nobody takes back another phone's row). The declarer and the game
+   are chosen with large buttons; the selects stay in the form, out of sight, and keep the
+   value.
+
    Nothing here scores a game; the live value comes from sheet.js and the server. Without
    this file the form still works as a plain POST. On the "unknown link" page
    ([data-entry-orphan]) the rows still kept for that link are listed. */
@@ -119,6 +125,49 @@
     });
   }
 
+  // Large buttons for a select (the declarer, the game): one per option but the empty
+  // one; the select stays the form's field (hidden) and the buttons follow it.
+  function choiceButtons(select) {
+    var field = select.closest(".field");
+    var label = field && field.querySelector("label");
+    var group = element("div", "choices choices-" + select.name);
+    group.setAttribute("role", "group");
+    if (label) {
+      label.id = label.id || "label-" + select.name;
+      group.setAttribute("aria-labelledby", label.id);
+    }
+    var buttons = [];
+    Array.prototype.forEach.call(select.options, function (option) {
+      if (!option.value) {
+        return;
+      }
+      var button = element("button", "choice", option.textContent.trim());
+      button.type = "button";
+      button.setAttribute("data-value", option.value);
+      button.addEventListener("click", function () {
+        select.value = option.value;
+        select.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+      buttons.push(button);
+      group.appendChild(button);
+    });
+    // Out of sight and out of the Tab order, but still the form's field (and still
+    // operable by a script or a test that picks an option; the buttons follow it).
+    select.classList.add("choice-source");
+    select.setAttribute("tabindex", "-1");
+    select.setAttribute("aria-hidden", "true");
+    select.insertAdjacentElement("afterend", group);
+    function sync() {
+      buttons.forEach(function (button) {
+        var option = select.querySelector('option[value="' + button.getAttribute("data-value") + '"]');
+        button.setAttribute("aria-pressed", String(select.value === button.getAttribute("data-value")));
+        button.disabled = select.disabled || !option || option.disabled;
+      });
+    }
+    sync();
+    return sync;
+  }
+
   function orphan(root) {
     var items = loadQueue(root.getAttribute("data-key"));
     var box = root.querySelector("[data-orphan-rows]");
@@ -148,6 +197,26 @@
     var delay = 1000;
     var retryTimer = null;
     var editing = null; // the refused row being corrected in the form
+    var mineKey = key + ":mine";
+    var mine = loadQueue(mineKey); // [{client_id, number}] of the rows this phone entered
+    var undoBox = root.querySelector("[data-undo]");
+    var undoButton = undoBox && undoBox.querySelector("button");
+    var undoing = false;
+    var syncs = [];
+    if (form) {
+      ["declarer", "game"].forEach(function (name) {
+        var select = form.elements.namedItem(name);
+        if (select && select.tagName === "SELECT") {
+          syncs.push(choiceButtons(select));
+        }
+      });
+      // sheet.js enables and disables the fields as the game changes: the buttons follow.
+      form.addEventListener("change", function () {
+        syncs.forEach(function (sync) {
+          sync();
+        });
+      });
+    }
 
     function base() {
       return state.next ? state.next.number : (state.played || 0) + 1;
@@ -206,6 +275,89 @@
       root.querySelectorAll(".totals .total").forEach(function (node) {
         node.classList.toggle("deals", node.getAttribute("data-seat") === String(dealer));
       });
+      syncs.forEach(function (sync) {
+        sync();
+      });
+    }
+
+    // This phone's last row, while it is the sheet's last and provisional: it can go.
+    function undoable() {
+      var last = mine[mine.length - 1];
+      if (!last || !accepting || stopped || queue.length || sending || editing) {
+        return null;
+      }
+      var rows = state.rows || [];
+      var row = rows[rows.length - 1];
+      if (!row || row.number !== last.number || state.played !== last.number || !row.provisional) {
+        return null;
+      }
+      return last;
+    }
+
+    function showUndo() {
+      if (!undoBox) {
+        return;
+      }
+      var last = undoable();
+      undoBox.hidden = !last;
+      if (last) {
+        undoButton.textContent = fill(texts.undo, { n: last.number });
+        undoButton.disabled = undoing;
+      }
+    }
+
+    function undo() {
+      var last = undoable();
+      if (!last || undoing || !window.confirm(fill(texts.undo_ask, { n: last.number }))) {
+        return;
+      }
+      undoing = true;
+      showUndo();
+      fetch(root.getAttribute("data-undo-url"), {
+        method: "POST",
+        credentials: "same-origin",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "X-CSRFToken": csrfToken(),
+        },
+        body: JSON.stringify({ client_id: last.client_id }),
+      })
+        .then(function (response) {
+          return response.json().catch(function () {
+            return null;
+          });
+        })
+        .then(function (body) {
+          undoing = false;
+          if (body && body.ok) {
+            mine = mine.filter(function (item) {
+              return item.client_id !== last.client_id;
+            });
+            saveQueue(mineKey, mine);
+            say(fill(texts.undone, { n: body.number }), false);
+            if (!form) {
+              window.location.reload(); // the sheet was full: the page brings the form back
+              return;
+            }
+            applyState(body.state);
+            renumber();
+          } else {
+            // Confirmed or overtaken meanwhile: it stays; say why and forget it here.
+            mine = [];
+            saveQueue(mineKey, mine);
+            say((body && body.error) || "", true);
+            refresh();
+          }
+          render();
+        })
+        .catch(function () {
+          undoing = false;
+          render();
+        });
+    }
+    if (undoButton) {
+      undoButton.addEventListener("click", undo);
     }
 
     function showBanner() {
@@ -240,6 +392,7 @@
       drawQueue(list, queue, { fix: fix, discard: discard, sending: sending, gone: stopped === "gone" });
       fitForm();
       showBanner();
+      showUndo();
     }
 
     function applyState(next) {
@@ -252,6 +405,9 @@
       }
       if (totalsBox && typeof next.totals_html === "string") {
         totalsBox.innerHTML = next.totals_html;
+      }
+      if (window.skatFitTables) {
+        window.skatFitTables();
       }
       if (!next.open && accepting) {
         accepting = false;
@@ -444,6 +600,13 @@
               return other.client_id !== item.client_id;
             });
             save();
+            mine = mine
+              .filter(function (other) {
+                return other.client_id !== item.client_id;
+              })
+              .concat([{ client_id: item.client_id, number: body.number }])
+              .slice(-5);
+            saveQueue(mineKey, mine);
             say(fill(texts.entered, { n: body.number }), false);
             delay = 1000;
             applyState(body.state);

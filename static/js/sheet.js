@@ -11,7 +11,6 @@
     var output = form.querySelector("[data-live]");
     var game = form.elements.namedItem("game");
     var declarer = form.elements.namedItem("declarer");
-    var cardPoints = form.elements.namedItem("card_points");
     var timer = null;
     var sequence = 0;
     var submitting = false;
@@ -21,14 +20,13 @@
     }
 
     // Fields that do not belong to the game are hidden and disabled, so Tab skips them
-    // and they are not sent. Won/lost follows from card points when they are typed (an
-    // empty won/lost is hidden then; a chosen one stays, for the engine to check).
+    // and they are not sent. Which fields show depends on the game chosen only, never on
+    // what is typed in them: the Tab order of a row is the same from game to game.
     function fitFields() {
       var kind = game ? game.value : "";
-      var pointsGiven = cardPoints && belongs(cardPoints, kind) && cardPoints.value !== "";
       form.querySelectorAll("[data-games]").forEach(function (el) {
         var wrap = el.closest(".field");
-        var on = belongs(el, kind) && !(el.name === "won" && pointsGiven && el.value === "");
+        var on = belongs(el, kind);
         if (wrap && wrap.classList.contains("invalid")) {
           on = true; // the server flagged it: keep it in sight
         }
@@ -44,9 +42,18 @@
       });
     }
 
+    // The dealer of a 4-table typed as declarer: the reason stays in sight until a seat
+    // that plays is chosen (the select itself stays empty, so the preview alone would
+    // only say that a declarer is missing).
+    var sitsOut = "";
+
     function show(text, kind) {
       if (!output) {
         return;
+      }
+      if (sitsOut && declarer && !declarer.value) {
+        text = sitsOut + (text && kind === "bad" ? " · " + text : "");
+        kind = "bad";
       }
       output.textContent = text;
       output.className = "live" + (kind ? " " + kind : "");
@@ -102,6 +109,9 @@
     }
 
     function changed() {
+      if (declarer && declarer.value) {
+        sitsOut = "";
+      }
       fitFields();
       clearTimeout(timer);
       sequence++; // an answer still on its way is for what was typed before
@@ -135,7 +145,8 @@
         }
         var option = declarer.querySelector('option[value="' + event.key + '"]');
         if (option && option.disabled && form.getAttribute("data-sits-out")) {
-          show(option.textContent + ": " + form.getAttribute("data-sits-out"), "bad");
+          sitsOut = option.textContent + ": " + form.getAttribute("data-sits-out");
+          show("", "bad");
         }
       });
     }

@@ -110,18 +110,25 @@ def key_row(page, row: dict):
     if row["game"] != "null":  # null has no matadors and no card points: Tab skips them
         keys.type(str(row["matadors"]))
         keys.press("Tab")
-        if "card_points" in row:
-            keys.type(str(row["card_points"]))  # won/lost then follows from the points
-        else:
-            keys.press("Tab")
-    keys.type(row["won"][0] if "won" in row else "")
-    keys.press("Tab")
+        keys.type(str(row.get("card_points", "")))  # won/lost follows from the points
+        keys.press("Tab")
     keys.type(str(row.get("bid", "")))
+    keys.press("Tab")  # won / lost: always there, after the bid
+    keys.type(row["won"][0] if "won" in row else "")
     if row.get("hand"):
         keys.press("Tab")  # without
         keys.press("Tab")  # hand
         keys.press("Space")
     keys.press("Enter")
+
+
+def focus_order(page) -> list[str]:
+    """The names of the row's fields that Tab reaches, in order."""
+    return page.evaluate(
+        """() => Array.from(document.querySelectorAll('#entry .entry-main [name]'))
+              .filter((el) => !el.disabled && el.offsetParent !== null)
+              .map((el) => el.name)"""
+    )
 
 
 @pytest.fixture
@@ -165,9 +172,11 @@ def test_a_secretary_keys_a_whole_sheet_with_the_keyboard(live_server, browser_p
     tournament = Tournament.objects.get(name="Keyboard cup")
     assert tournament.games_per_series_3 == 36
 
-    # Three new players, each with the quick-add form.
+    # Three new players, each with the quick-add form; after each the cursor is back in
+    # Name for the next one.
+    tab_to(page, "#id_name")
     for name in ("Anna Schmidt", "Bernd Müller", "Carla Weiß"):
-        tab_to(page, "#id_name")
+        wait_for_focus(page, "name")
         keys.type(name)
         keys.press("Enter")
         expect(page.locator("ul.messages")).to_contain_text(name)
@@ -194,10 +203,14 @@ def test_a_secretary_keys_a_whole_sheet_with_the_keyboard(live_server, browser_p
             keys.press("Tab")
             keys.type("g")
             keys.press("Tab")
+            order = focus_order(page)
+            assert order == ["declarer", "game", "matadors", "card_points", "bid", "won"]
             keys.type("2")
             keys.press("Tab")
             keys.type("78")
             expect(page.locator("output.live")).to_have_text("Value 72 · +72 · won · list +122")
+            # Typed card points take no field away: Tab goes on where it went before.
+            assert focus_order(page) == order
             keys.press("Tab")
             keys.type("20")
             expect(page.locator("output.live")).to_have_text("Value 72 · +72 · won · list +122")
@@ -337,6 +350,12 @@ def test_a_four_table_is_keyed_and_the_dealer_sits_out(live_server, browser_page
             # The dealer's digit: refused at once, nothing chosen.
             keys.type(str(dealer))
             expect(page.locator("output.live")).to_contain_text("deals this game and sits out")
+            # The reason stays while no playing seat is chosen, also once the game is typed.
+            keys.press("Tab")
+            keys.type("g")
+            page.wait_for_timeout(600)  # the preview has answered
+            expect(page.locator("output.live")).to_contain_text("deals this game and sits out")
+            keys.press("Shift+Tab")
             page.wait_for_timeout(1200)  # let the select's type-ahead forget the digit
         declarer = dealer % 4 + 1  # the player after the dealer declares
         key_row(page, {**(LOST if number == FOUR_TABLE_GAMES else WON), "declarer": declarer})

@@ -51,10 +51,11 @@ ROWS = [
 
 
 def tap_row(page, row: dict):
-    """Key one row by tapping and picking, as a thumb does, then tap "Save"."""
+    """Key one row by tapping and picking, as a thumb does, then tap "Save": the declarer
+    and the game are large buttons (the selects behind them stay hidden)."""
     if row["game"] != "passed":
-        page.select_option("#id_declarer", row["declarer"])
-    page.select_option("#id_game", row["game"])
+        page.locator(f".choices-declarer button[data-value='{row['declarer']}']").tap()
+    page.locator(f".choices-game button[data-value='{row['game']}']").tap()
     for name in ("matadors", "card_points", "bid"):
         if name in row:
             page.locator(f"#id_{name}").tap()
@@ -100,6 +101,21 @@ def test_a_phone_keeps_the_games_through_a_network_drop(live_server, browser):
     expect(phone.locator("[data-next-number]").first).to_have_text("3")
     assert Game.objects.filter(table=table).count() == 2
 
+    # The keeper takes back their last game while it is provisional, and keys it again.
+    undo = phone.locator("[data-undo] button")
+    expect(undo).to_have_text("Take back game 2")
+    phone.once("dialog", lambda dialog: dialog.accept())
+    undo.tap()
+    expect(phone.locator("#game-2")).to_have_count(0)
+    expect(phone.locator("[data-status]")).to_contain_text("Game 2 was taken back")
+    expect(phone.locator("[data-next-number]").first).to_have_text("2")
+    expect(undo).to_have_text("Take back game 1")
+    assert Game.objects.filter(table=table).count() == 1
+    tap_row(phone, ROWS[1][0])
+    save(phone)
+    expect(phone.locator("#game-2")).to_contain_text("+24")
+    assert Game.objects.filter(table=table).count() == 2
+
     # The connection drops: two more games wait on the phone, in order, not lost.
     context.set_offline(True)
     tap_row(phone, ROWS[2][0])
@@ -120,11 +136,27 @@ def test_a_phone_keeps_the_games_through_a_network_drop(live_server, browser):
     assert '"number":3' in stored and '"number":4' in stored
 
     # The next row half typed, for a look at the page as the thumb sees it.
-    phone.select_option("#id_declarer", "3")
-    phone.select_option("#id_game", "spades")
+    phone.locator(".choices-declarer button[data-value='3']").tap()
+    phone.locator(".choices-game button[data-value='spades']").tap()
+    expect(phone.locator(".choices-game button[data-value='spades']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    assert phone.locator(".choices-declarer button").count() == 3
+    expect(phone.locator("#id_declarer")).to_have_attribute("aria-hidden", "true")
+    expect(phone.locator("#id_declarer")).to_have_value("3")
+    assert phone.locator("#id_declarer").bounding_box()["height"] <= 1
+    # A script (or a test) may still pick in the select: the buttons follow it.
+    phone.select_option("#id_declarer", "2")
+    expect(phone.locator(".choices-declarer button[data-value='2']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    phone.locator(".choices-declarer button[data-value='3']").tap()
     phone.screenshot(path=str(SCREENSHOT), full_page=False)
-    phone.select_option("#id_game", "")
-    phone.select_option("#id_declarer", "")
+    phone.evaluate(
+        """() => { const form = document.querySelector('#entry'); form.reset();
+                   form.dispatchEvent(new Event('change', {bubbles: true})); }"""
+    )
+    expect(phone.locator(".choices-game button[aria-pressed='true']")).to_have_count(0)
 
     # The connection returns: both rows are sent, each once.
     context.set_offline(False)
@@ -190,6 +222,10 @@ def test_a_phone_keeps_the_games_through_a_network_drop(live_server, browser):
     page.locator("#confirm-sheet").click()
     expect(page.locator("ul.messages")).to_contain_text("the sheet is confirmed (5 games)")
     assert not Game.objects.filter(table=table, provisional=True).exists()
+    # Confirmed games are the director's to correct: the phone offers no take-back.
+    phone.reload()
+    expect(phone.locator("#game-5")).to_be_visible()
+    expect(phone.locator("[data-undo]")).to_be_hidden()
 
     standings.reload()
     expect(standings.locator("table.standings tbody tr")).to_have_count(3)

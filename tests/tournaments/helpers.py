@@ -4,12 +4,28 @@
 - `WORKED_EXAMPLE`, `sheet_rows`, `enter`: the rules §2 worked series, entered in an order
   in which nobody declares while dealing;
 - `USERS`: the cast of tests/conftest.py, from nobody signed in to the club's secretary;
-- `form_posting`, `FormFields`: what the forms of a rendered page post.
+- `form_posting`, `FormFields`: what the forms of a rendered page post;
+- `complete_tournament`: a tournament with everything the archive and a backup keep.
 """
 
+from decimal import Decimal
 from html.parser import HTMLParser
 
-from tournaments.sheets.services import game_record
+from tests.factories import RegistrationFactory
+from tournaments.draw.services import series_draw
+from tournaments.entry.services import game_record_at_table, sheet_copy_record
+from tournaments.models import Category
+from tournaments.money.services import payment_record, prize_plan_replace, tournament_money_update
+from tournaments.registry.services import registration_set_lots, season_create, tournament_update
+from tournaments.sheets.selectors import table_seat_totals
+from tournaments.sheets.services import (
+    game_correct,
+    game_delete,
+    game_record,
+    penalty_delete,
+    penalty_record,
+    table_close,
+)
 
 # Rules §2 worked 4-table series (preisskat.org): game points/won/lost per seat
 # A +492/12/0, B +628/12/2, C +660/10/1, D −32/6/5 → A 1332, C 1320, B 1308, D 108.
@@ -92,3 +108,80 @@ def form_posting(html: str, button: tuple[str, str]) -> dict[str, str]:
         if button in form["buttons"]:
             return dict([*form["fields"], button])
     raise AssertionError(f"no form with the button {button}")
+
+
+def complete_tournament(tournament, roster, user):
+    """A tournament with everything the archive keeps (tests of the archive and backup).
+
+    A league season and categories; double entry; fees, a prize plan and payments; a seeded
+    draw of seven players (a 4-table and a 3-table) with lots; the 4-table's worked sheet
+    closed against the paper totals; at the 3-table a correction, a deleted game, a kept
+    and a deleted penalty, provisional rows from the phone and a second copy that differs
+    from them (a disputed row). `user` makes the secretary's writes.
+    """
+    season = season_create(club=tournament.club, name="Liga 2026", teams_best_n=2)
+    tournament = tournament_update(
+        tournament=tournament, season=season, double_entry=True, team_best_n=3
+    )
+    players = roster(7)
+    for index, player in enumerate(players):
+        player.category = Category.LADIES if index % 3 == 0 else ""
+        player.federation_number = f"DSKV-{index:04d}"
+        player.team = "Altenburg I" if index < 4 else ""
+        player.save()
+        RegistrationFactory(tournament=tournament, player=player)
+    registration_set_lots(tournament=tournament, lots={players[0].pk: 2, players[1].pk: 1})
+    series = series_draw(tournament=tournament, seed=918_273_645, keep_apart="club")
+    four = series.tables.get(size=4)
+    three = series.tables.get(size=3)
+
+    enter(four, sheet_rows(WORKED_EXAMPLE, 4), user=user)
+    totals = {line.seat: line.list_points for line in table_seat_totals(four)}
+    table_close(table=four, paper_totals=totals, user=user)
+
+    first, second = enter(three, [GRAND | {"declarer": 1}, GRAND], user=user)
+    game_correct(game=first, data=GRAND | {"declarer": 3}, user=user, reason="wrong seat")
+    (third,) = enter(three, [GRAND], user=user)
+    game_delete(game=third, user=user, reason="entered twice")
+    penalty_record(table=three, seat=2, points=-10, reason="misdeal", user=user)
+    gone = penalty_record(table=three, seat=1, points=-5, reason="late", user=user)
+    penalty_delete(penalty=gone, user=user, reason="not late after all")
+    rows = [GRAND | {"declarer": 1}, {"game": "passed"}]
+    for number, data in enumerate(rows, start=3):
+        game_record_at_table(
+            table=three, data=data, client_id=f"00000000-0000-4000-8000-00000000000{number}"
+        )
+    copy = [GRAND | {"declarer": 3}, GRAND, GRAND | {"declarer": 2}, {"game": "passed"}]
+    for number, data in enumerate(copy, start=1):
+        sheet_copy_record(
+            table=three, data=data, client_id=f"00000000-0000-4000-9000-00000000000{number}"
+        )
+
+    tournament_money_update(
+        tournament=tournament,
+        entry_fee=Decimal("10"),
+        table_fee=Decimal("1.50"),
+        lost_game_fee=Decimal("0.50"),
+        lost_game_fee_from=4,
+        lost_game_fee_high=Decimal("1"),
+    )
+    prize_plan_replace(
+        tournament=tournament,
+        prizes=[
+            {"scope": "overall", "rank": 1, "share": Decimal("50")},
+            {"scope": "overall", "rank": 2, "amount": Decimal("5")},
+            {"scope": "series", "series_number": 1, "rank": 1, "amount": Decimal("3")},
+            {"scope": "category", "category": "ladies", "rank": 1, "amount": Decimal("2")},
+        ],
+    )
+    for registration in tournament.registrations.all()[:3]:
+        payment_record(registration=registration, kind="fees", amount="11.50", user=user)
+    payment_record(
+        registration=tournament.registrations.first(),
+        kind="prize",
+        amount="5",
+        note="2nd place",
+        user=user,
+    )
+    tournament.refresh_from_db()
+    return tournament

@@ -230,15 +230,33 @@ def test_club_argument_runs_the_tournament(club):
     other = Club.objects.create(name="Skatclub Leipzig")
     assert import_document(contract_example(), club=other).club == other
     # A name: the club is created when missing.
-    tournament = import_document(contract_example(), club="Skatclub Gera")
+    tournament = import_document(contract_example(), club="Skatclub Gera", replace=True)
     assert tournament.club.name == "Skatclub Gera"
 
 
-def test_slug_is_unique_per_import():
+def test_importing_the_same_document_again_is_refused_and_changes_nothing():
     first = import_document(contract_example())
-    second = import_document(contract_example())
     assert first.slug == "herbstpreisskat-2026-2026-11-21"
-    assert second.slug != first.slug
+    counts = row_counts()
+    with pytest.raises(InterchangeError, match="already exists.*--replace"):
+        import_document(contract_example())
+    assert row_counts() == counts
+    assert Tournament.objects.get().pk == first.pk
+
+
+def test_replace_swaps_the_tournament_in_one_go():
+    first = import_document(contract_example())
+    counts = row_counts()
+    second = import_document(contract_example(), replace=True)
+    assert second.slug == first.slug
+    assert not Tournament.objects.filter(pk=first.pk).exists()
+    assert row_counts() == counts
+
+
+def row_counts() -> dict[str, int]:
+    from django.apps import apps
+
+    return {m.__name__: m.objects.count() for m in apps.get_app_config("tournaments").get_models()}
 
 
 def test_complete_sheets_close_the_series_and_finish_the_tournament():
@@ -455,7 +473,7 @@ def record(table, *games):
 
 def round_trip(tournament):
     first = export_document(tournament)
-    again = import_document(json.loads(json.dumps(first)))
+    again = import_document(json.loads(json.dumps(first)), replace=True)
     assert again.pk != tournament.pk
     return first, export_document(again)
 
@@ -463,7 +481,7 @@ def round_trip(tournament):
 def test_export_gives_the_contract_example_back():
     doc = contract_example()
     tournament = import_document(doc)
-    exported = export_document(tournament)
+    exported = export_document(tournament, archive=False)
     # Ids are given in name order: Anna p1, Carla p2, Dieter p3, Jörg p4.
     renumber = {"p1": "p1", "p2": "p4", "p3": "p2", "p4": "p3"}
     expected = copy.deepcopy(doc)

@@ -378,6 +378,60 @@ def sheet_copy_record(
     return row, True
 
 
+def row_undo_at_table(*, table: Table, client_id, second_copy: bool = False) -> int:
+    """Take back the last row a phone entered, while it is still provisional; returns its
+    game number.
+
+    Only the phone that sent the row knows its `client_id`, so a keeper takes back their
+    own row only, and only the sheet's (or the second copy's) last one: a row with rows
+    after it, or one the director has confirmed, is corrected by the director instead. The
+    row goes into the history as deleted, with the phone's id (a late resend of it is not
+    entered again).
+    """
+    client_id = _as_client_id(client_id)
+    with transaction.atomic():
+        table = locked_table(table)
+        _check_entry_open(table)
+        not_last = UserError(
+            _("Only the last game entered from this phone can be taken back."), code="not_last"
+        )
+        if second_copy:
+            copy = SheetCopy.objects.filter(table=table).first()
+            rows = copy.rows if copy is not None else []
+            if not rows or rows[-1].get("client_id") != str(client_id):
+                raise not_last
+            number, snapshot = rows[-1]["number"], rows[-1]["data"]
+            game = table.games.filter(number=number).first()
+        else:
+            game = table.games.order_by("-number").first()
+            if game is None or game.client_id != client_id:
+                raise not_last
+            number, snapshot = game.number, game_snapshot(game)
+        if game is not None and not game.provisional:
+            raise UserError(
+                _("Game %(n)s is confirmed already: ask the director to correct it.")
+                % {"n": number},
+                code="confirmed",
+            )
+        GameChange.objects.create(
+            table=table,
+            game=None,
+            game_number=number,
+            action=GameChange.Action.DELETED,
+            user=None,
+            diff=jsonable({**snapshot, "client_id": str(client_id)}),
+            reason=_("taken back on the phone, second copy")
+            if second_copy
+            else _("taken back on the phone"),
+        )
+        if second_copy:
+            copy.rows = rows[:-1]
+            copy.save(update_fields=["rows", "updated"])
+        else:
+            game.delete()
+    return number
+
+
 def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> int:
     """Confirm a sheet: its provisional games become final. Returns how many were confirmed.
 

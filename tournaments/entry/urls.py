@@ -16,6 +16,7 @@ urlpatterns = [
     path("<str:token>/games/", views.EntryGamesView.as_view(), name="entry_games"),
     path("<str:token>/preview/", views.EntryPreviewView.as_view(), name="entry_preview"),
     path("<str:token>/state/", views.EntryStateView.as_view(), name="entry_state"),
+    path("<str:token>/undo/", views.EntryUndoView.as_view(), name="entry_undo"),
     path(
         "<str:token>/confirm/",
         views.EntryPhoneConfirmView.as_view(),

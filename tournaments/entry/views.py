@@ -40,6 +40,7 @@ from tournaments.entry.services import (
     client_id_changed,
     client_id_entered,
     game_record_at_table,
+    row_undo_at_table,
     series_links_revoke,
     sheet_confirm,
     sheet_copy_record,
@@ -115,6 +116,9 @@ def phone_texts() -> dict:
         "without": _("without {n}"),
         "points": _("{n} pts"),
         "bid": _("bid {n}"),
+        "undo": _("Take back game {n}"),
+        "undo_ask": _("Take back game {n}? It leaves the sheet; you can enter it again."),
+        "undone": _("Game {n} was taken back."),
     }
 
 
@@ -245,6 +249,7 @@ class EntryLinkMixin:
                 ("preview", "_preview"),
                 ("state", "_state"),
                 ("confirm", "_phone_confirm"),
+                ("undo", "_undo"),
             )
         }
 
@@ -507,6 +512,27 @@ class EntryGamesView(EntryLinkMixin, View):
         view.table, view.keeper = self.table, self.keeper
         view.series, view.tournament = self.series, self.tournament
         return view.render_to_response(view.get_context_data(form=form))
+
+
+class EntryUndoView(EntryLinkMixin, View):
+    """Take back this phone's last row while it is provisional: JSON {client_id}."""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            body = json.loads(request.body or b"{}")
+        except (ValueError, RecursionError):
+            body = None
+        client_id = body.get("client_id") if isinstance(body, dict) else None
+        try:
+            number = row_undo_at_table(
+                table=self.table, client_id=client_id, second_copy=self.second_copy
+            )
+        except UserError as error:
+            # A bad id is the phone's mistake (400); the rest concern the sheet's state.
+            status = 400 if error.code == "bad_client_id" else STATUS_BY_CODE.get(error.code, 409)
+            body = {"ok": False, "code": error.code, "error": str(error)}
+            return JsonResponse(body, status=status)
+        return JsonResponse({"ok": True, "number": number, "state": self.state()})
 
 
 class EntryPhoneConfirmView(EntryLinkMixin, View):

@@ -156,7 +156,7 @@ class PdfDocument:
 
     def subtitle(self) -> str:
         """Date and club under the tournament's name."""
-        parts = [date_format(self.tournament.date, "DATE_FORMAT"), self.tournament.club.name]
+        parts = [date_format(self.tournament.date, "SHORT_DATE_FORMAT"), self.tournament.club.name]
         return " · ".join(p for p in parts if p)
 
     def draw_header(self, canvas: Canvas, _doc=None):

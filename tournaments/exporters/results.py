@@ -7,8 +7,9 @@ game points, as the selector gives them.
 
 As on the HTML standings, a row that counts games entered at a table and not yet confirmed
 (or has a disputed game, which counts nowhere yet) is *provisional*: its points carry a "*"
-and the legend follows the list. The heading counts the closed series and names those still
-in play.
+and the legend follows the list. Given `standings_url`, the list ends with the public
+standings' QR code (`qr.standings_link`). The heading counts the closed series and names
+those still in play.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, TableStyle
 
 from tournaments.exporters.base_pdf import BODY, FONT, FONT_BOLD, HEADING, PdfDocument, fit
+from tournaments.exporters.qr import standings_link
 from tournaments.exporters.sheets import HEAD_FILL, ROUND, THIN
 from tournaments.models import Category, Series, Tournament
 from tournaments.standings.selectors import tournament_standings
@@ -35,9 +37,16 @@ SIZE = 8.5
 class ResultsPdf(PdfDocument):
     """Tournament standings: rank, player, club, team, per series, won, lost, points."""
 
-    def __init__(self, tournament: Tournament, *, category: str | None = None):
+    def __init__(
+        self,
+        tournament: Tournament,
+        *,
+        category: str | None = None,
+        standings_url: str | None = None,
+    ):
         super().__init__(tournament)
         self.category = category or None
+        self.standings_url = standings_url
         series = list(tournament.series.order_by("number").values_list("number", "status"))
         self.series_numbers = [number for number, _status in series]
         self.in_play = [number for number, status in series if status == Series.Status.OPEN]
@@ -59,7 +68,7 @@ class ResultsPdf(PdfDocument):
         standings = tournament_standings(self.tournament, category=self.category)
         story = [Paragraph(self.heading(), HEADING)]
         if not standings:
-            return [*story, Paragraph(_("No results yet."), BODY)]
+            return [*story, Paragraph(_("No results yet."), BODY), *self.link()]
         with_team = any(row.team for row in standings)
         numbers = self.series_numbers
         fixed = RANK_W + len(numbers) * SERIES_W + 2 * COUNT_W + POINTS_W
@@ -125,7 +134,10 @@ class ResultsPdf(PdfDocument):
         story.append(table)
         if any(row.provisional for row in standings):
             story.append(Paragraph(html.escape(str(PROVISIONAL_LEGEND)), BODY))
-        return story
+        return story + self.link()
+
+    def link(self) -> list:
+        return standings_link(self.standings_url)
 
     def heading(self) -> str:
         closed = len(self.series_numbers) - len(self.in_play)

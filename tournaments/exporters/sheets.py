@@ -18,8 +18,9 @@ Everything that is the same on every sheet of a table size (grid, row numbers, d
 labels) is drawn once as a PDF form and reused, so that the 500 sheets of a 2,000-player
 series render in a few seconds.
 
-The *assignment list* is what a hall needs: every table with its seats and players, and
-every player alphabetically with their table and seat.
+The *assignment list* is what a hall needs: every table with its seats and players (and,
+given `standings_url`, the public standings' QR code), and every player A–Z by surname with
+their table and seat.
 
 Given `link_url` (token → absolute address, from the view's request), both also print each
 table's *link* for entry on a phone as a QR code (two under double entry): on a blank sheet
@@ -33,7 +34,6 @@ import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import segno
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -55,7 +55,9 @@ from tournaments.exporters.base_pdf import (
     fit,
     shrink,
 )
-from tournaments.formats import describe
+from tournaments.exporters.qr import QrFlowable as _QrFlowable
+from tournaments.exporters.qr import draw_qr, standings_link
+from tournaments.formats import describe, surname_key
 from tournaments.models import Seat, Series, Table, Tournament
 from tournaments.sheets.selectors import SeatSummary, SheetRow, table_sheet
 
@@ -161,45 +163,6 @@ def table_links(table: Table, link_url: Callable[[str], str] | None) -> list[tup
             (_("List keeper 2"), table.entry_token_2),
         ]
     return [(label, link_url(token)) for label, token in tokens if token]
-
-
-def draw_qr(canvas, url: str, x: float, y: float, size: float):
-    """A QR code of `url`, `size` wide with its bottom-left corner at (x, y), clickable.
-
-    The data mask is fixed (pattern 0, which any reader decodes: ISO/IEC 18004 §7.8)
-    rather than chosen by scoring all eight: the scoring took most of the time of the 500
-    blank sheets of a large series. The dark runs of each row are drawn in module units
-    under one transform, so the path holds small integers."""
-    code = segno.make(url, error="m", mask=0)
-    modules = code.symbol_size(scale=1, border=0)[0]
-    cell = size / modules
-    path = canvas.beginPath()
-    for row, line in enumerate(code.matrix_iter(scale=1, border=0)):
-        start = None
-        for column, dark in enumerate([*line, 0]):
-            if dark and start is None:
-                start = column
-            elif not dark and start is not None:
-                path.rect(start, row, column - start, 1)
-                start = None
-    canvas.saveState()
-    canvas.transform(cell, 0, 0, -cell, x, y + size)  # module units, rows downwards
-    canvas.setFillColor(colors.black)
-    canvas.drawPath(path, stroke=0, fill=1)
-    canvas.restoreState()
-    canvas.linkURL(url, (x, y, x + size, y + size), relative=1)
-
-
-class _QrFlowable(Flowable):
-    def __init__(self, url: str, size: float):
-        super().__init__()
-        self.url, self.size = url, size
-
-    def wrap(self, available_width, available_height):
-        return self.size, self.size
-
-    def draw(self):
-        draw_qr(self.canv, self.url, 0, 0, self.size)
 
 
 class _SheetFlowable(Flowable):
@@ -623,10 +586,11 @@ class AssignmentsPdf(PdfDocument):
 
     QR = 34 * mm
 
-    def __init__(self, series: Series, *, link_url: Callable[[str], str] | None = None):
+    def __init__(
+        self, series: Series, *, link_url: Callable[[str], str] | None = None, standings_url=None
+    ):
         super().__init__(series.tournament)
-        self.series = series
-        self.link_url = link_url
+        self.series, self.link_url, self.standings_url = series, link_url, standings_url
 
     @property
     def title(self) -> str:
@@ -699,18 +663,18 @@ class AssignmentsPdf(PdfDocument):
         for command in smaller:
             style.add(*command)
         table.setStyle(style)
-        story.append(table)
+        story += [table, *standings_link(self.standings_url)]
 
-        # By player: where do I sit?
+        # By player, A–Z by surname: where do I sit?
         by_name_title = _("Players A–Z")
         story += [PageBreak(), Paragraph(f"{heading} — {by_name_title}", HEADING)]
-        by_name = sorted(seats, key=lambda s: (s.player.name.casefold(), s.player_id))
+        by_name = sorted(seats, key=lambda s: (surname_key(s.player.name), s.player_id))
         name_w, club_w = width * 0.45, width * 0.55 - 32 * mm
         rows = [[_("Player"), _("Club"), _("Table"), _("Seat")]]
         starts = []
         initial = None
         for seat in by_name:
-            letter = seat.player.name[:1].casefold()
+            letter = surname_key(seat.player.name)[0][:1]
             if initial is not None and letter != initial:
                 starts.append(len(rows))
             initial = letter

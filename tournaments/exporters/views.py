@@ -37,13 +37,20 @@ def _link_url(request):
     return lambda token: entry_url(request, token)
 
 
+def _standings_url(request, tournament) -> str:
+    """The absolute address of the public standings (a QR code on the printed lists)."""
+    return request.build_absolute_uri(tournament.get_absolute_url())
+
+
 class ResultsPdfView(TournamentMixin, DownloadView):
     """The results list; `?category=` a category's own."""
 
     def exporter(self):
         category = self.request.GET.get("category", "")
         return ResultsPdf(
-            self.tournament, category=category if category in Category.values else None
+            self.tournament,
+            category=category if category in Category.values else None,
+            standings_url=_standings_url(self.request, self.tournament),
         )
 
 
@@ -74,7 +81,11 @@ class AssignmentsPdfView(SeriesMixin, ManageMixin, DownloadView):
 
     def exporter(self):
         self.series.tournament = self.tournament
-        return AssignmentsPdf(self.series, link_url=_link_url(self.request))
+        return AssignmentsPdf(
+            self.series,
+            link_url=_link_url(self.request),
+            standings_url=_standings_url(self.request, self.tournament),
+        )
 
 
 class PrizeListPdfView(TournamentMixin, ManageMixin, DownloadView):

@@ -117,7 +117,9 @@ def export_season(season: Season) -> dict:
                 "published": day.published,
                 "confirmed": MatchDayConfirmation.objects.filter(tournament=day).exists(),
                 "venues": venues,
-                "tournament": export_document(day),
+                # The contract's form: the season document itself says what the tournament
+                # archive would (its season, host, publication).
+                "tournament": export_document(day, archive=False),
             }
         )
     return {

@@ -168,8 +168,34 @@ def prize_plan_text(prizes) -> str:
     return "\n".join(lines)
 
 
+AMOUNT = re.compile(r"^\d+(?:[.,]\d{1,2})?$")
+
+
+class MoneyField(forms.DecimalField):
+    """An amount as people type it in either language: "10", "10,00" and "10.00" are ten.
+
+    Django's localized parsing would read "10.00" in German (and "10,00" in English) as a
+    thousands mark, i.e. 1000; an amount at the money desk has no thousands marks, so one
+    point or comma before at most two digits is the decimal mark, whatever the language.
+    """
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip().replace(" ", "").replace("\u00a0", "")
+        for mark in ("€", "$", "£"):
+            text = text.replace(mark, "")
+        if not AMOUNT.match(text):
+            raise forms.ValidationError(
+                _("“%(text)s” is not an amount: write 10, 10.00 or 10,00 (no thousand marks).")
+                % {"text": str(value).strip()},
+                code="invalid",
+            )
+        return Decimal(text.replace(",", "."))
+
+
 def _money_field(label, *, required=True, help_text=""):
-    return forms.DecimalField(
+    return MoneyField(
         label=label,
         required=required,
         min_value=Decimal("0"),
@@ -250,7 +276,7 @@ class PrizePlanForm(forms.Form):
 
 class PaymentForm(forms.Form):
     kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=Payment.Kind.choices)
-    amount = forms.DecimalField(
+    amount = MoneyField(
         label=gettext_lazy("Amount"),
         min_value=Decimal("0.01"),
         max_digits=10,

@@ -115,8 +115,21 @@ class PrizePlanView(MoneyView):
         return self.render_to_response(self.get_context_data(prize_form=form))
 
 
-class PaymentRecordView(MoneyMixin, View):
-    """The quick entry of a player's row: kind and amount (prefilled with what is open)."""
+class PaymentRecordView(MoneyView):
+    """The quick entry of a player's row: kind and amount (prefilled with what is open).
+
+    A mistake shows the page again with the reason next to that row's amount, as typed."""
+
+    def get(self, request, *args, **kwargs):
+        return redirect(self.money_url())
+
+    def refuse(self, registration, text: str):
+        error = {
+            "registration": registration.pk,
+            "error": text,
+            "amount": self.request.POST.get("amount", ""),
+        }
+        return self.render_to_response(self.get_context_data(pay_error=error))
 
     def post(self, request, *args, **kwargs):
         registration = get_object_or_404(
@@ -127,15 +140,15 @@ class PaymentRecordView(MoneyMixin, View):
         form = PaymentForm(request.POST)
         anchor = f"r{registration.pk}"
         if not form.is_valid():
-            errors = "; ".join(str(e) for errs in form.errors.values() for e in errs)
-            messages.error(request, f"{registration.player.name}: {errors}")
-            return redirect(self.money_url(anchor))
+            return self.refuse(
+                registration, "; ".join(str(e) for errs in form.errors.values() for e in errs)
+            )
         try:
             payment = payment_record(
                 registration=registration, user=request.user, **form.cleaned_data
             )
         except UserError as error:
-            messages.error(request, f"{registration.player.name}: {error}")
+            return self.refuse(registration, str(error))
         else:
             messages.success(
                 request,

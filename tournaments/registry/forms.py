@@ -28,17 +28,59 @@ class TournamentForm(forms.ModelForm):
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
+    # The page's groups of fields, and those that only the ISPA rules have (the Seeger-Fabian
+    # bonuses, Kontra and Re): hidden while North American rules are chosen.
+    GROUPS = [
+        (_("Event"), ("name", "date", "season", "rules", "published")),
+        (
+            _("Scoring"),
+            ("list_scoring", "bonus_won", "bonus_lost", "bonus_others_3", "bonus_others_4"),
+        ),
+        (_("Series and tables"), ("games_per_series_4", "games_per_series_3", "kontra_allowed")),
+        (_("Teams and entry"), ("team_best_n", "double_entry")),
+    ]
+    ISPA_ONLY = (
+        "list_scoring",
+        "bonus_won",
+        "bonus_lost",
+        "bonus_others_3",
+        "bonus_others_4",
+        "kontra_allowed",
+    )
+
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["season"].queryset = Season.objects.filter(club=club)
         for name in ("games_per_series_4", "games_per_series_3"):
             self.fields[name].min_value = 1
             self.fields[name].widget.attrs["min"] = 1
+        for name in self.ISPA_ONLY:
+            self.fields[name].only_rules = "ispa"
+
+    @property
+    def rules_field(self):
+        return self["rules"]
+
+    @property
+    def rules_now(self) -> str:
+        """The rule set the page is drawn for (what was sent, else the stored one)."""
+        return str(self["rules"].value() or "")
+
+    def fieldsets(self):
+        """(legend, bound fields, the rule set the whole group belongs to or "")."""
+        groups = []
+        for legend, names in self.GROUPS:
+            only = {getattr(self.fields[name], "only_rules", "") for name in names}
+            group_only = only.pop() if len(only) == 1 else ""
+            groups.append((legend, [self[name] for name in names], group_only))
+        return groups
 
     def clean(self):
         data = super().clean()
         if data.get("rules") == "na" and data.get("kontra_allowed"):
-            self.add_error("kontra_allowed", _("Kontra and Re are an ISPA house rule."))
+            # The box is hidden under North American rules (a box ticked before the rule
+            # set changed): Kontra and Re are an ISPA house rule, so it is simply off.
+            data["kontra_allowed"] = False
         return data
 
 

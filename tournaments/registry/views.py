@@ -10,8 +10,10 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.generic import FormView, TemplateView, View
 
 from tournaments import permissions
@@ -29,6 +31,7 @@ from tournaments.registry.forms import (
     SeasonForm,
     TournamentForm,
 )
+from tournaments.registry.selectors import rows_registered_already
 from tournaments.registry.services import (
     player_create,
     player_update,
@@ -210,6 +213,19 @@ class TournamentSettingsView(TournamentMixin, ManageMixin, FormView):
         return redirect("manage:tournament", tournament=self.tournament.slug)
 
 
+def _table_split(sizes: list[int]) -> str:
+    """ "2 tables of 4 and 1 table of 3", each count with its own plural."""
+    four, three = sizes.count(4), sizes.count(3)
+    parts = [
+        ngettext("%(n)s table of 4", "%(n)s tables of 4", four) % {"n": four} if four else "",
+        ngettext("%(n)s table of 3", "%(n)s tables of 3", three) % {"n": three} if three else "",
+    ]
+    parts = [part for part in parts if part]
+    if len(parts) == 2:
+        return _("%(four)s and %(three)s") % {"four": parts[0], "three": parts[1]}
+    return parts[0] if parts else ""
+
+
 class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
     """The director's desk: registrations, series, draws, publishing."""
 
@@ -224,12 +240,12 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
             table_count=Count("tables", distinct=True)
         ).order_by("number")
         count = registrations.count()
+        quick_form = QuickAddPlayerForm()
+        if self.request.GET.get("focus") == "quick-add":
+            # Back from a quick add: the cursor waits in Name for the next player.
+            quick_form.fields["name"].widget.attrs["autofocus"] = True
         try:
-            sizes = draw_engine.table_sizes(count)
-            split = _("%(four)s tables of 4 and %(three)s tables of 3") % {
-                "four": sizes.count(4),
-                "three": sizes.count(3),
-            }
+            split = _table_split(draw_engine.table_sizes(count))
         except draw_engine.DrawError:
             split = None
         context.update(
@@ -237,7 +253,7 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
             registrations=registrations,
             series_list=series,
             add_form=RegistrationAddForm(tournament=self.tournament),
-            quick_form=QuickAddPlayerForm(),
+            quick_form=quick_form,
             # The next draw keeps apart whom the last one did.
             draw_form=DrawForm(
                 initial={"keep_apart": last.keep_apart}
@@ -319,7 +335,8 @@ class RegistrationQuickAddView(TournamentMixin, ManageMixin, View):
                 messages.success(request, _("%(name)s registered.") % {"name": player.name})
             except UserError as error:
                 messages.error(request, str(error))
-        return redirect("manage:tournament", tournament=self.tournament.slug)
+        url = reverse("manage:tournament", kwargs={"tournament": self.tournament.slug})
+        return redirect(url + "?focus=quick-add")
 
 
 class RegistrationRemoveView(TournamentMixin, ManageMixin, View):
@@ -379,4 +396,12 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
             form.add_error("file", str(error))
             return self.render_to_response(self.get_context_data(form=form))
         request.session[self.session_key] = [row.as_dict() for row in report.rows]
-        return self.render_to_response(self.get_context_data(form=form, report=report))
+        registered = rows_registered_already(self.tournament, report.rows)
+        return self.render_to_response(
+            self.get_context_data(
+                form=form,
+                report=report,
+                registered_lines=registered,
+                new_count=len(report.rows) - len(registered),
+            )
+        )

@@ -159,9 +159,16 @@ class GameRowForm(FormErrorsMixin, forms.Form):
         help_text=_("the declarer's, with the skat"),
         widget=forms.NumberInput(attrs={"class": "short"}),
     )
-    won = forms.ChoiceField(label=_("Won / lost"), choices=WON_CHOICES, required=False)
+    # Won / lost comes after the bid: with card points it is optional, and a field that
+    # stays in one place keeps the Tab order the same from game to game.
     bid = forms.IntegerField(
         label=_("Bid"), required=False, widget=forms.NumberInput(attrs={"class": "short"})
+    )
+    won = forms.ChoiceField(
+        label=_("Won / lost"),
+        choices=WON_CHOICES,
+        required=False,
+        help_text=_("from the card points when left empty; a null game needs it"),
     )
     without = forms.BooleanField(label=_("without"), required=False)
     hand = forms.BooleanField(label=_("Hand"), required=False)

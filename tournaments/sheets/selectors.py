@@ -308,3 +308,56 @@ def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
     for game in games:
         game.declarer_name = names.get((game.table_id, game.declarer), "")
     return games
+
+
+@dataclass
+class GamesSince:
+    """The live feed: what changed on a tournament's sheets after a version (a scoreboard
+    polls with the version it last saw)."""
+
+    version: int  # the answer holds every game written up to this version
+    more: bool  # the answer was cut at `limit` games: ask again at once from `version`
+    games: list[Game]  # entered or changed after the version asked for, with table and series
+    sheets: list[tuple[int, int, int]]  # every sheet: (series, table, games on it now)
+    disputed: set[int]  # ids among `games` that count nowhere until settled
+
+
+def games_since(tournament: Tournament, *, version: int, limit: int = 1000) -> GamesSince:
+    """The games written after `version`, about `limit` at most, and each sheet's length (a
+    deleted game shortens its sheet: it is gone from the feed, so the length says so).
+
+    An answer holds whole versions only: cut after `limit` games, it ends with the last
+    version it holds entirely (a single version of more games comes whole), and `more` says
+    so. The tournament's version is read first, so a game written meanwhile comes at worst
+    twice, never not at all.
+    """
+    current = Tournament.objects.values_list("version", flat=True).get(pk=tournament.pk)
+    written = (
+        Game.objects.filter(table__series__tournament=tournament)
+        .select_related("table__series")
+        .order_by("version", "table__series__number", "table__number", "number")
+    )
+    games = list(written.filter(version__gt=version)[: limit + 1])
+    more = len(games) > limit
+    if more:
+        cut = games[limit].version
+        games = [game for game in games[:limit] if game.version < cut]
+        if games:
+            current = cut - 1
+        else:  # one version holds more than `limit` games (a bulk entry): all of them
+            games, current = list(written.filter(version=cut)), cut
+    sheets = [
+        (row["series__number"], row["number"], row["count"])
+        for row in Table.objects.filter(series__tournament=tournament)
+        .values("series__number", "number")
+        .annotate(count=Count("games"))
+        .order_by("series__number", "number")
+    ]
+    disputed = disputed_games({game.table_id for game in games})
+    return GamesSince(
+        version=current,
+        more=more,
+        games=games,
+        sheets=sheets,
+        disputed={pk for pks in disputed.values() for pk in pks},
+    )

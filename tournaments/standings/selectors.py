@@ -32,6 +32,7 @@ class SeriesResult:
     lost: int
     others_lost: int
     table: int
+    games: int = 0  # games played at the table so far
 
 
 @dataclass
@@ -48,6 +49,7 @@ class StandingRow:
     lost: int = 0
     others_lost: int = 0
     lot: int | None = None
+    games: int = 0  # games played at the player's tables so far (mid-series: fewer)
     series: dict[int, SeriesResult] = field(default_factory=dict)
     provisional: bool = False  # counts games entered at a table, not yet confirmed
 
@@ -106,6 +108,7 @@ def tournament_standings(
         row.won += line.won
         row.lost += line.lost
         row.others_lost += line.others_lost
+        row.games += line.games
         row.provisional = row.provisional or line.provisional
         row.series[line.series_number] = SeriesResult(
             number=line.series_number,
@@ -115,8 +118,37 @@ def tournament_standings(
             lost=line.lost,
             others_lost=line.others_lost,
             table=line.table_number,
+            games=line.games,
         )
     return _rank(rows.values())
+
+
+def standings_json(tournament: Tournament) -> list[dict]:
+    """The standings as interchange.md "Standings JSON" has them, in rank order."""
+    return [
+        {
+            "rank": row.rank,
+            "player": row.player_name,
+            "club": row.club or None,
+            "team": row.team or None,
+            "list_points": row.list_points,
+            "game_points": row.game_points,
+            "won": row.won,
+            "lost": row.lost,
+            "others_lost": row.others_lost,
+            "series": [
+                {
+                    "number": result.number,
+                    "list_points": result.list_points,
+                    "game_points": result.game_points,
+                    "won": result.won,
+                    "lost": result.lost,
+                }
+                for result in sorted(row.series.values(), key=lambda r: r.number)
+            ],
+        }
+        for row in tournament_standings(tournament)
+    ]
 
 
 def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:
@@ -158,6 +190,7 @@ def series_standings(series: Series, *, category: str | None = None) -> list[Sta
                 won=line.won,
                 lost=line.lost,
                 others_lost=line.others_lost,
+                games=line.games,
                 lot=lots.get(p.pk),
                 provisional=line.provisional,
                 series={
@@ -169,6 +202,7 @@ def series_standings(series: Series, *, category: str | None = None) -> list[Sta
                         lost=line.lost,
                         others_lost=line.others_lost,
                         table=line.table_number,
+                        games=line.games,
                     )
                 },
             )
@@ -476,3 +510,28 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
         average_list_points=round(played_points / len(played), 1) if played else None,
         by_type=by_type,
     )
+
+
+@dataclass
+class SeriesProgress:
+    """How far a series in play has got: games entered of the games it has."""
+
+    number: int
+    played: int
+    length: int
+
+
+def series_progress(tournament: Tournament) -> list[SeriesProgress]:
+    """The tournament's series in play, with the games entered so far and in all."""
+    progress = []
+    series_in_play = tournament.series.filter(status=Series.Status.OPEN).order_by("number")
+    for series in series_in_play:
+        tables = series.tables.annotate(played=Count("games")).values_list("size", "played")
+        progress.append(
+            SeriesProgress(
+                number=series.number,
+                played=sum(played for _size, played in tables),
+                length=sum(tournament.games_per_series(size) for size, _played in tables),
+            )
+        )
+    return progress

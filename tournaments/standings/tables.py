@@ -33,6 +33,8 @@ class StandingsTable(tables.Table):
     player_name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
     club = tables.Column(verbose_name=_("Club"), attrs=HIDE_PHONE)
     team = tables.Column(verbose_name=_("Team"), attrs=HIDE_PHONE)
+    # Mid-series the players have played different numbers of games so far.
+    games = tables.Column(verbose_name=_("Games"), attrs=NUM)
     won = tables.Column(verbose_name=_("Won"), attrs=NARROW_NUM)
     lost = tables.Column(verbose_name=_("Lost"), attrs=NARROW_NUM)
     others_lost = tables.Column(verbose_name=_("Others' lost"), attrs=HIDE_PHONE_NUM)
@@ -44,7 +46,16 @@ class StandingsTable(tables.Table):
         attrs = {"class": "standings"}
         empty_text = _("No results yet.")
 
-    def __init__(self, data, *, series_numbers=(), list_scoring=True, exclude=(), **kwargs):
+    def __init__(
+        self,
+        data,
+        *,
+        series_numbers=(),
+        list_scoring=True,
+        exclude=(),
+        in_play=False,
+        **kwargs,
+    ):
         extra = [
             (
                 f"series_{n}",
@@ -63,6 +74,7 @@ class StandingsTable(tables.Table):
             "club",
             "team",
             *(name for name, _column in extra),
+            "games",
             "won",
             "lost",
             "others_lost",
@@ -70,6 +82,7 @@ class StandingsTable(tables.Table):
             "list_points",
         ]
         exclude = (*exclude, *(() if list_scoring else ("others_lost",)))
+        exclude = (*exclude, *(() if in_play else ("games",)))
         super().__init__(data, extra_columns=extra, sequence=sequence, exclude=exclude, **kwargs)
         # Games entered at a table count before the sheet is confirmed, marked (legend).
         self.has_provisional = any(getattr(row, "provisional", False) for row in data)

@@ -6,17 +6,19 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.formats import date_format
 from django.views.generic import DetailView, TemplateView
 from django_tables2 import RequestConfig
 
 from tournaments import permissions
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
-from tournaments.models import Category, Player, Season, Tournament
+from tournaments.models import Category, Player, Season, Series, Tournament
 from tournaments.sheets.selectors import latest_games, table_sheet
 from tournaments.standings import charts
 from tournaments.standings.selectors import (
     player_statistics,
     season_standings,
+    series_progress,
     series_standings,
     team_standings,
     tournament_standings,
@@ -29,6 +31,8 @@ from tournaments.standings.tables import (
 )
 
 STANDINGS_PER_PAGE = 100
+# One date format per language, on every page and PDF: 21.11.2026, 11/21/2026.
+SHORT = "SHORT_DATE_FORMAT"
 
 
 def _category(request) -> str:
@@ -73,6 +77,7 @@ class TournamentDetailView(TournamentMixin, TemplateView):
         category = _category(self.request)
         series = list(self.tournament.series.order_by("number"))
         standings = tournament_standings(self.tournament, category=category or None)
+        progress = series_progress(self.tournament)
         has_teams = any(row.team for row in standings)
         table = StandingsTable(
             standings,
@@ -80,11 +85,13 @@ class TournamentDetailView(TournamentMixin, TemplateView):
             list_scoring=self.tournament.uses_list_points,
             # Without teams the column would be empty on every row.
             exclude=() if has_teams else ("team",),
+            in_play=bool(progress),
         )
         # Large open tournaments: 100 rows a page keeps the page quick on a phone.
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         context.update(
             series_list=series,
+            progress=progress,
             table=table,
             category=category,
             categories=[c for c in Category.choices if c[0]],
@@ -100,13 +107,18 @@ class SeriesDetailView(SeriesMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         category = _category(self.request)
         standings = series_standings(self.series, category=category or None)
-        table = StandingsTable(standings, list_scoring=self.tournament.uses_list_points)
+        in_play = self.series.status == Series.Status.OPEN
+        table = StandingsTable(
+            standings, list_scoring=self.tournament.uses_list_points, in_play=in_play
+        )
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         tables = list(
             self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
         )
+        progress = [p for p in series_progress(self.tournament) if p.number == self.series.number]
         context.update(
             table=table,
+            progress=progress,
             tables=tables,
             category=category,
             categories=[c for c in Category.choices if c[0]],
@@ -160,7 +172,10 @@ class PlayerDetailView(DetailView):
         context["stats"] = stats
         context["chart"] = charts.points_chart(
             [
-                (f"{h.tournament.date:%d.%m.} S{h.line.series_number}", h.line.list_points)
+                (
+                    f"{date_format(h.tournament.date, SHORT)} S{h.line.series_number}",
+                    h.line.list_points,
+                )
                 for h in stats.played
             ]
         )
@@ -209,7 +224,9 @@ class ProjectorView(TournamentMixin, TemplateView):
 
     A hall of 120 players does not fit on one screen: the standings are shown `rows` at a
     time (URL parameter, default 30) and every reload turns to the next page, so the
-    screen cycles through all of them with fresh figures on each page.
+    screen cycles through all of them with fresh figures on each page. Without `rows` (or
+    with `fit=1`) static/js/projector.js measures the screen and asks again with as many
+    rows as fit it, so that every rank is shown in turn at 1920 × 1080 as at 1280 × 720.
     """
 
     template_name = "tournaments/projector.html"
@@ -232,11 +249,16 @@ class ProjectorView(TournamentMixin, TemplateView):
         number = self._int_param("page", 1)
         page = paginator.page(number if 1 <= number <= paginator.num_pages else 1)
         following = page.next_page_number() if page.has_next() else 1
+        fit = self.request.GET.get("fit") == "1" or "rows" not in self.request.GET
+        query = {"page": following, "rows": rows, **({"fit": 1} if fit else {})}
         context.update(
             standings=page.object_list,
             page=page,
             rows=rows,
-            next_url="?" + urlencode({"page": following, "rows": rows}),
+            fit=fit,
+            first_index=page.start_index() - 1 if standings else 0,
+            standings_url=self.request.build_absolute_uri(self.tournament.get_absolute_url()),
+            next_url="?" + urlencode(query),
             has_provisional=any(row.provisional for row in page.object_list),
             latest=latest_games(self.tournament, limit=8),
             refresh_seconds=self.refresh_seconds,

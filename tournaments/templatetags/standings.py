@@ -1,6 +1,10 @@
-"""Template helpers for league match-day points: 3:0, 2½:½ (see `tournaments.formats`)."""
+"""Template helpers of the standings pages: league match-day points, 3:0, 2½:½ (see
+`tournaments.formats`), and the QR code of an address (the projector's link to the public
+standings)."""
 
+import segno
 from django import template
+from django.utils.safestring import mark_safe
 
 from tournaments.formats import format_match_points, format_points
 
@@ -15,3 +19,13 @@ def points(value) -> str:
 @register.simple_tag
 def match_points(won, lost) -> str:
     return format_match_points(won, lost)
+
+
+@register.simple_tag
+def qr_code(url: str, title: str = "", scale: int = 5):
+    """An inline SVG QR code of `url`: dark modules on white, with a quiet zone, so that a
+    phone reads it on the projector's dark page too."""
+    code = segno.make(url, error="m")
+    return mark_safe(  # segno's own SVG; it escapes the title
+        code.svg_inline(scale=scale, border=2, dark="#000", light="#fff", title=title or None)
+    )

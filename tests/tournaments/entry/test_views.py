@@ -582,3 +582,71 @@ def test_the_series_page_shows_each_tables_link_and_qr_code(client_for, secretar
 def test_the_confirm_page_shows_the_qr_code_inline(client_for, secretary, table):
     page = client_for(secretary).get(manage("entry_confirm", table)).content.decode()
     assert "<svg" in page and f"/entry/{table.entry_token}/" in page
+
+
+# --------------------------------------------------------------------------------------
+# Taking back the phone's own last row (issue 12)
+# --------------------------------------------------------------------------------------
+
+
+def _undo(client, token: str, client_id):
+    return client.post(
+        en("entry_undo", token=token),
+        json.dumps({"client_id": str(client_id)}),
+        content_type="application/json",
+        HTTP_ACCEPT="application/json",
+    )
+
+
+def test_a_keeper_takes_back_their_last_provisional_row_with_history(phone, table):
+    first, second = uuid.uuid4(), uuid.uuid4()
+    send(phone, table.entry_token, GRAND, client_id=first)
+    send(phone, table.entry_token, CLUBS, client_id=second)
+
+    # Not the last row: refused, nothing changes.
+    refused = _undo(phone, table.entry_token, first)
+    assert refused.status_code == 409 and refused.json()["code"] == "not_last"
+    assert table.games.count() == 2
+
+    answer = _undo(phone, table.entry_token, second)
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["ok"] and body["number"] == 2 and body["state"]["played"] == 1
+    assert list(table.games.values_list("number", flat=True)) == [1]
+    change = GameChange.objects.get(action=GameChange.Action.DELETED)
+    assert change.game_number == 2 and change.diff["client_id"] == str(second)
+    assert change.reason == "taken back on the phone"
+    # The row can be keyed again (a new id) and becomes game 2 again.
+    assert send(phone, table.entry_token, CLUBS).status_code == 201
+
+
+def test_another_phone_cannot_take_back_a_row(phone, table):
+    send(phone, table.entry_token, GRAND, client_id=uuid.uuid4())
+    answer = _undo(phone, table.entry_token, uuid.uuid4())
+    assert answer.status_code == 409 and answer.json()["code"] == "not_last"
+    assert _undo(phone, table.entry_token, "not-an-id").status_code == 400
+    assert phone.post(
+        en("entry_undo", token=table.entry_token), "[[[", content_type="application/json"
+    ).status_code in (400, 409)
+    assert table.games.count() == 1
+    assert not GameChange.objects.filter(action=GameChange.Action.DELETED).exists()
+
+
+def test_a_confirmed_row_is_not_taken_back(phone, table):
+    row = uuid.uuid4()
+    send(phone, table.entry_token, GRAND, client_id=row)
+    sheet_confirm(table=table)
+    answer = _undo(phone, table.entry_token, row)
+    assert answer.status_code == 409 and answer.json()["code"] == "confirmed"
+    assert "ask the director" in answer.json()["error"]
+    assert table.games.count() == 1
+
+
+def test_the_second_keeper_takes_back_their_own_copy_row(phone, double):
+    row = uuid.uuid4()
+    send(phone, double.entry_token_2, GRAND, client_id=row)
+    answer = _undo(phone, double.entry_token_2, row)
+    assert answer.status_code == 200 and answer.json()["number"] == 1
+    assert SheetCopy.objects.get(table=double).rows == []
+    change = GameChange.objects.get(action=GameChange.Action.DELETED)
+    assert change.reason == "taken back on the phone, second copy"

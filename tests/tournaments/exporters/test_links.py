@@ -37,7 +37,25 @@ def test_the_blank_sheets_and_the_table_list_carry_the_qr_codes(
     sheets = director.get(en("manage:export_blank_sheets", **kwargs))
     assert set(pdf_links(sheets.content)) == expected
     tables = director.get(en("manage:export_assignments", **kwargs))
-    assert set(pdf_links(tables.content)) == expected
+    standings = f"http://testserver{series.tournament.get_absolute_url()}"
+    assert set(pdf_links(tables.content)) == expected | {standings}
+
+
+def test_the_results_list_and_the_table_list_link_the_public_standings(
+    client, client_for, secretary, linked_series
+):
+    series = linked_series
+    slug = series.tournament.slug
+    standings = f"http://testserver{series.tournament.get_absolute_url()}"
+    results = client.get(en("export_standings_pdf", tournament=slug))
+    assert pdf_links(results.content) == [standings]
+    assert "The standings, live on your phone" in "".join(
+        page.extract_text() for page in pypdf.PdfReader(io.BytesIO(results.content)).pages
+    )
+    tables = client_for(secretary).get(
+        en("manage:export_assignments", tournament=slug, series=series.number)
+    )
+    assert pdf_links(tables.content).count(standings) == 1
     text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(tables.content)).pages)
     assert "Links for the phones" in text
 

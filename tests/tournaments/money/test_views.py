@@ -136,3 +136,49 @@ def test_prize_plan_form_saves_and_keeps_the_text_on_mistakes(client_for, secret
     response = client.post(url, {"prizes-plan": "overall #1: 60%\noverall #2: 50%"})
     assert "add up to 110" in response.content.decode()
     assert worked.prizes.count() == 2
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("typed", ["10,00", "10.00", "10", "10,5", "€10.00"])
+def test_an_amount_reads_the_same_with_a_point_or_a_comma_in_both_languages(
+    client_for, secretary, worked, language, typed
+):
+    with translation.override(language):
+        url = reverse("manage:money_pay", args=[worked.slug, registration(worked, "Dora").pk])
+    response = client_for(secretary).post(url, {"kind": "fees", "amount": typed})
+    assert response.status_code == 302
+    expected = D("10.5") if typed == "10,5" else D("10")
+    assert Payment.objects.get().amount == expected
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_wrong_amount_is_shown_next_to_its_row_and_nothing_is_paid(
+    client_for, secretary, worked, language
+):
+    reg = registration(worked, "Dora")
+    with translation.override(language):
+        url = reverse("manage:money_pay", args=[worked.slug, reg.pk])
+    response = client_for(secretary).post(url, {"kind": "fees", "amount": "1.000,00"})
+    assert response.status_code == 200
+    assert not Payment.objects.exists()
+    text = response.content.decode()
+    row = text[text.index(f'id="pay-error-{reg.pk}"') - 600 :]
+    assert 'value="1.000,00"' in row and 'aria-invalid="true"' in row
+    assert "“1.000,00”" in text[text.index(f'id="pay-error-{reg.pk}"') :].split("</span>")[0]
+    assert not list(response.context["messages"])  # not at the top of the page
+
+
+def test_fees_take_a_point_in_german_too(client_for, secretary, worked):
+    with translation.override("de"):
+        url = reverse("manage:money_settings", args=[worked.slug])
+    data = {
+        "fees-currency": "EUR",
+        "fees-entry_fee": "12.50",
+        "fees-table_fee": "0",
+        "fees-lost_game_fee": "0,50",
+        "fees-lost_game_fee_from": "",
+        "fees-lost_game_fee_high": "",
+    }
+    assert client_for(secretary).post(url, data).status_code == 302
+    worked.refresh_from_db()
+    assert (worked.entry_fee, worked.lost_game_fee) == (D("12.50"), D("0.50"))

@@ -269,3 +269,129 @@ def test_the_next_draw_starts_from_the_last_draws_keep_apart(
     parser.feed(page.content.decode())
     (draw,) = [dict(f["fields"]) for f in parser.forms if "method" in dict(f["fields"])]
     assert draw["keep_apart"] == "team_and_club"
+
+
+# --------------------------------------------------------------------------------------
+# Friction removed (issue 12)
+# --------------------------------------------------------------------------------------
+
+
+def _active_tabs(html: str) -> list[str]:
+    import re
+
+    return re.findall(r'<a href="[^"]*" class="active"[^>]*>([^<]*)</a>', html)
+
+
+def test_the_manage_pages_highlight_manage_not_the_standings(client_for, secretary, tournament):
+    series_draw_players(tournament, 6)
+    client = client_for(secretary)
+    for name, kwargs in (
+        ("manage:tournament", {}),
+        ("manage:series", {"series": 1}),
+        ("manage:money", {}),
+        ("manage:registration_import", {}),
+    ):
+        html = client.get(reverse(name, kwargs={"tournament": tournament.slug, **kwargs}))
+        assert _active_tabs(html.content.decode()) == ["⚙ Manage"], name
+    public = client.get(reverse("tournament_detail", kwargs={"tournament": tournament.slug}))
+    assert _active_tabs(public.content.decode()) == ["Standings"]
+
+
+def series_draw_players(tournament, count):
+    for _number in range(count):
+        RegistrationFactory(tournament=tournament, player=PlayerFactory(club=tournament.club))
+    return series_draw(tournament=tournament, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("players", "split"),
+    [
+        (3, "1 table of 3."),
+        (4, "1 table of 4."),
+        (7, "1 table of 4 and 1 table of 3."),
+        (8, "2 tables of 4."),
+        (9, "3 tables of 3."),
+        (10, "1 table of 4 and 2 tables of 3."),
+    ],
+)
+def test_the_next_draw_counts_its_tables_in_words(
+    client_for, secretary, tournament, players, split
+):
+    for _number in range(players):
+        RegistrationFactory(tournament=tournament, player=PlayerFactory(club=tournament.club))
+    html = client_for(secretary).get(reverse("manage:tournament", args=[tournament.slug]))
+    assert f"{players} players: {split}" in html.content.decode()
+
+
+def test_after_a_quick_add_the_cursor_waits_in_name(client_for, secretary, tournament):
+    client = client_for(secretary)
+    response = client.post(
+        reverse("manage:registration_quick_add", args=[tournament.slug]), {"name": "Ida Neu"}
+    )
+    assert response["Location"].endswith("?focus=quick-add")
+    html = client.get(response["Location"]).content.decode()
+    assert 'name="name"' in html
+    field = html[html.index('name="name"') - 200 : html.index('name="name"') + 200]
+    assert "autofocus" in field
+    plain = client.get(reverse("manage:tournament", args=[tournament.slug])).content.decode()
+    assert "autofocus" not in plain
+
+
+def test_the_import_preview_counts_only_players_not_registered_yet(
+    client_for, secretary, tournament, club
+):
+    anna = PlayerFactory(club=club, name="Anna Schmidt", federation_number="123")
+    RegistrationFactory(tournament=tournament, player=anna)
+    bernd = PlayerFactory(club=club, name="Bernd Müller")
+    RegistrationFactory(tournament=tournament, player=bernd)
+    csv = "Name;Federation number\nAnna S.;123\nbernd  müller;\nCarla Weiß;\n"
+    response = client_for(secretary).post(
+        reverse("manage:registration_import", args=[tournament.slug]),
+        {"file": SimpleUploadedFile("liste.csv", csv.encode())},
+    )
+    text = response.content.decode()
+    assert "1 player will be registered." in text
+    assert "2 are registered already" in text
+    assert text.count("registered already</span>") == 2
+
+
+def test_north_american_tournaments_hide_the_seeger_fabian_fields(
+    client_for, secretary, tournament
+):
+    client = client_for(secretary)
+    url = reverse("manage:tournament_settings", args=[tournament.slug])
+    ispa = client.get(url).content.decode()
+    tournament.rules = "na"
+    tournament.kontra_allowed = False
+    tournament.save()
+    na = client.get(url).content.decode()
+
+    def wrapper(html, name):
+        at = html.index(f'id="id_{name}"')
+        return html[html.rindex('<div class="form-field', 0, at) : at]
+
+    for name in ("bonus_won", "bonus_others_4", "list_scoring", "kontra_allowed"):
+        assert 'data-only-rules="ispa"' in wrapper(ispa, name)
+        assert " hidden" not in wrapper(ispa, name)
+        assert " hidden" in wrapper(na, name), name
+    assert "games_per_series_3" in na and " hidden" not in wrapper(na, "games_per_series_3")
+    assert '<fieldset data-only-rules="ispa" hidden><legend>Scoring</legend>' in na
+
+
+def test_new_tournament_form_lays_out_labels_help_and_errors_by_their_fields(
+    client_for, secretary, club
+):
+    response = client_for(secretary).post(
+        reverse("manage:tournament_new", kwargs={"club": club.pk}),
+        {"name": "", "date": "2026-11-21", "rules": "ispa", "games_per_series_3": "0"},
+    )
+    text = response.content.decode()
+    assert "<fieldset><legend>Event</legend>" in text
+    name = text[text.index('<div class="form-field invalid"') :]
+    assert name.index('for="id_name"') < name.index('id="id_name"') < name.index("field-error")
+    # Every help text the fields point to is on the page.
+    import re
+
+    for target in re.findall(r'aria-describedby="([^"]+)"', text):
+        for part in target.split():
+            assert f'id="{part}"' in text, part

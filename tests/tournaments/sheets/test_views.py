@@ -661,3 +661,60 @@ def test_a_closed_sheet_offers_no_penalty_buttons(client_for, secretary, closed_
     page = client_for(secretary).get(url("sheet", closed_table)).content.decode()
     assert "Add penalty" not in page
     assert "sheet_penalty_delete" not in page and "/delete/" not in page
+
+
+# --------------------------------------------------------------------------------------
+# Keyboard entry: a fixed Tab order and messages in words (issue 12)
+# --------------------------------------------------------------------------------------
+
+
+def test_the_row_fields_come_in_one_order_with_won_lost_after_the_bid(
+    client_for, secretary, table
+):
+    # Won / lost is optional with card points; after the bid it never stands between two
+    # fields the secretary types, so the Tab order does not depend on what was typed.
+    form = client_for(secretary).get(url("sheet", table)).context["form"]
+    names = [field.name for field in form.main_fields()]
+    assert names == ["declarer", "game", "matadors", "card_points", "bid", "won"]
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "shown", "hidden"),
+    [
+        (
+            {"declarer": "2", "game": "grand", "matadors": "2", "card_points": "130"},
+            "card_points",
+            "card points must be between 0 and 120",
+            "card_points",
+        ),
+        (
+            {**GRAND_WITH_2, "card_points": "90", "won": "lost"},
+            "won",
+            "contradicts the card points 90",
+            "is false",
+        ),
+        (
+            {"declarer": "2", "game": "grand", "matadors": "2", "schneider_announced": "on"},
+            "schneider_announced",
+            "schneider announced requires a hand game",
+            "schneider_announced",
+        ),
+    ],
+)
+def test_english_messages_name_the_fields_by_their_labels(
+    client_for, secretary, table, row, field, shown, hidden
+):
+    response = client_for(secretary).post(url("sheet", table), row)
+    message = response.context["form"].errors[field][0]
+    assert shown in message.lower() and hidden not in message
+    assert not Game.objects.exists()
+
+
+def test_a_null_game_without_won_or_lost_says_what_to_choose(client_for, secretary, table):
+    response = client_for(secretary).post(
+        url("sheet", table), {"declarer": "2", "game": "null", "bid": "23"}
+    )
+    message = response.context["form"].errors["won"][0]
+    assert message.startswith("Choose “won” or “lost”")
+    assert "won is required" not in message
+    assert not Game.objects.exists()

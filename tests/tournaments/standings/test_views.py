@@ -219,7 +219,8 @@ def test_projector_reloads_and_lists_the_latest_games(client, tournament, series
     url = reverse("tournament_projector", kwargs={"tournament": tournament.slug})
     response = client.get(url)
     text = response.content.decode()
-    assert '<meta http-equiv="refresh" content="20; url=?page=1&amp;rows=30">' in text
+    # Without rows in the address the screen is measured (fit=1; static/js/projector.js).
+    assert '<meta http-equiv="refresh" content="20; url=?page=1&amp;rows=30&amp;fit=1">' in text
     assert len(response.context["latest"]) == 3 and "S1 T1 #3" in text
     assert len(response.context["standings"]) == 4
 
@@ -277,3 +278,52 @@ def test_player_page_shows_only_published_figures(client, tournament, series, cl
     series_draw(tournament=draft, seed=1)
     text = client.get(reverse("player_detail", kwargs={"pk": player.pk})).content.decode()
     assert "Geheimturnier" not in text and tournament.name in text
+
+
+def test_mid_series_the_standings_show_the_games_played_so_far(client, tournament, series):
+    enter(series.tables.get(), sheet_rows(WORKED_EXAMPLE, 4)[:5])
+    for name in ("tournament_detail", "series_detail"):
+        kwargs = {"tournament": tournament.slug, **({"series": 1} if "series" in name else {})}
+        response = client.get(reverse(name, kwargs=kwargs))
+        text = response.content.decode()
+        assert "Series 1 in play: 5 of 48 games entered so far." in text, name
+        rows = response.context["table"].rows
+        # A 4-table: each of the four seats has 5 games so far (dealt ones included).
+        assert [row.get_cell("games") for row in rows] == [5, 5, 5, 5], name
+    series.status = "closed"
+    series.save(update_fields=["status"])
+    response = client.get(reverse("tournament_detail", kwargs={"tournament": tournament.slug}))
+    assert "in play" not in response.content.decode()
+    assert "games" not in [column.name for column in response.context["table"].columns]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_one_date_format_per_language(client, tournament, series, language):
+    from django.utils import formats, translation
+
+    with translation.override(language):
+        short = formats.date_format(tournament.date, "SHORT_DATE_FORMAT")
+        long = formats.date_format(tournament.date, "DATE_FORMAT")
+        pages = [
+            client.get(reverse("home")).content.decode(),
+            client.get(
+                reverse("tournament_detail", kwargs={"tournament": tournament.slug})
+            ).content.decode(),
+        ]
+    assert short != long
+    for html in pages:
+        assert short in html and long not in html
+
+
+def test_every_page_has_the_favicon(client, tournament, series):
+    from pathlib import Path
+
+    from django.conf import settings
+
+    html = client.get(reverse("tournament_detail", kwargs={"tournament": tournament.slug}))
+    assert (
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+        in html.content.decode()
+    )
+    icon = Path(settings.STATICFILES_DIRS[0]) / "favicon.svg"
+    assert icon.read_text().startswith("<svg")

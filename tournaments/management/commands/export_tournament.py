@@ -1,4 +1,5 @@
-"""`manage.py export_tournament SLUG [--output FILE]`: write a `skat-tournament/1` document."""
+"""`manage.py export_tournament SLUG [--output FILE] [--no-archive]`: write a
+`skat-tournament/1` document, with its archive (money, history, draw) unless told not to."""
 
 import json
 
@@ -21,11 +22,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug", help="the tournament's short name")
         parser.add_argument("--output", "-o", help="write to this file instead of stdout")
+        parser.add_argument(
+            "--no-archive",
+            action="store_true",
+            help="only the contract's fields: leave out money, history and draw",
+        )
 
     @no_translations
-    def handle(self, *args, slug, output=None, **options):
+    def handle(self, *args, slug, output=None, no_archive=False, **options):
         tournament = tournament_by_slug(slug)
-        text = json.dumps(export_document(tournament), ensure_ascii=False, indent=2)
+        document = export_document(tournament, archive=not no_archive)
+        text = json.dumps(document, ensure_ascii=False, indent=2)
         if output:
             try:
                 with open(output, "w", encoding="utf-8") as file:

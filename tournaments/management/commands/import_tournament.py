@@ -1,8 +1,9 @@
-"""`manage.py import_tournament FILE [--club NAME]`: load a `skat-tournament/1` document.
+"""`manage.py import_tournament FILE [--club NAME] [--replace]`: load a document.
 
-Prints the new tournament's slug. Any problem (a file that cannot be read, is not JSON, or a
-document with errors) ends the command with every message, one per line, exit status 1,
-and nothing written (`tournaments.interchange`).
+Prints the new tournament's slug. A tournament of the same slug is refused (exit status 1,
+nothing written) unless `--replace`, which replaces it in one transaction. Any problem (a
+file that cannot be read, is not JSON, or a document with errors) ends the command with
+every message, one per line, exit status 1, and nothing written (`tournaments.interchange`).
 """
 
 import json
@@ -45,15 +46,21 @@ class Command(BaseCommand):
             help="the club that runs the tournament (created if missing); default: the "
             "most frequent club of the document's players",
         )
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="replace a tournament of the same slug (in one transaction); without it such "
+            "a document is refused",
+        )
 
     # The engine's English messages are the specific ones (tournaments.errors).
     @no_translations
-    def handle(self, *args, file, club=None, **options):
+    def handle(self, *args, file, club=None, replace=False, **options):
         document = read_document(file)
         if not isinstance(document, dict):
             raise CommandError(f"{file} does not hold a JSON object")
         try:
-            tournament = import_document(document, club=club)
+            tournament = import_document(document, club=club, replace=replace)
         except InterchangeError as error:
             raise CommandError("\n".join(error.messages)) from None
         self.stdout.write(tournament.slug)

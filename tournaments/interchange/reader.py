@@ -1,46 +1,42 @@
-"""The tournament interchange format `skat-tournament/1` (`../shared/rules/interchange.md`).
+"""Import, first half: a document checked into a plan (nothing is written here).
 
-One JSON document holds a whole tournament: its settings, its players and every table sheet
-of every series with every game. This module reads and writes such documents and gives the
-machine-readable standings of the same contract.
-
-Terms:
-- a *document* is the decoded JSON object; player *ids* ("p1", "p2", ...) are local to it;
-- a *place* names where a message applies: "players[3]", "series 2, table 3, game 17";
-- a *plan* is a checked document held in memory (unsaved model instances), ready to write.
-
-Import is all-or-nothing. `import_document` checks the whole document first, every game
-through `games.game_build` (the one bridge to the rules engine, against in-memory tables),
-collects every problem as a located message and raises `InterchangeError`; only a clean
-document is written, inside one transaction. Export numbers the players in name order, so
-export → import → export gives the same document.
-
-Choices the contract leaves open:
-- `penalties` is written only for a table that has some (it is optional on import too);
-- an imported tournament is published: its results are finished work from elsewhere;
-- a document player is an existing player of the same name and club (the k-th of several
-  equal entries is the k-th such player by pk, else a new one); an existing player's team
-  is left as it is;
-- the club that runs the tournament is the one named on import, else the most frequent
-  club of the document's players (the first listed among equals);
-- statuses follow the sheets: a complete sheet is closed, a series of closed sheets is
-  closed, the tournament is finished when every series is closed, running when it has
-  games, else planned. Imported series have draw seed 0 and no game history.
+`_Checker` reads the whole document, every game through `games.game_build` (against
+in-memory tables), and collects every problem as a located message; the archive's optional
+fields are read by `interchange.archive`. `writer` writes the plan.
 """
 
 from __future__ import annotations
 
 import datetime
-import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError
-from tournaments.games import game_build, game_mapping_of
+from tournaments.games import game_build
+from tournaments.interchange.archive import ArchivePlan, archive_check
+from tournaments.interchange.common import (
+    BONUS_FIELDS,
+    DATE_PATTERN,
+    FORMAT,
+    MAX_MESSAGES,
+    NAME_MAX,
+    PENALTY_FIELDS,
+    PLAYER_FIELDS,
+    RAMSCH_ENTRY_FIELDS,
+    SERIES_FIELDS,
+    SMALLINT_MAX,
+    TABLE_FIELDS,
+    TOP_FIELDS,
+    TOURNAMENT_FIELDS,
+    TOURNAMENT_NAME_MAX,
+    InterchangeError,
+    _is_int,
+    _normal_name,
+    _shown,
+)
 from tournaments.models import (
     PENALTY_LIMIT,
     Club,
@@ -48,207 +44,12 @@ from tournaments.models import (
     GameType,
     Penalty,
     Player,
-    Registration,
     RuleSet,
-    Seat,
     Series,
     Table,
     Tournament,
     has_control_characters,
 )
-from tournaments.registry.services import (
-    club_create,
-    player_create,
-    registration_add,
-    tournament_create,
-)
-from tournaments.standings.selectors import tournament_standings
-
-FORMAT = "skat-tournament/1"
-# A document with a systematic mistake would otherwise report it for every game.
-MAX_MESSAGES = 200
-GAME_BATCH = 2000
-SMALLINT_MAX = 32767  # PositiveSmallIntegerField: settings, series/table/game numbers.
-NAME_MAX = 120  # Player.name, Player.team, Club.name, Penalty.reason
-TOURNAMENT_NAME_MAX = 160
-
-TOP_FIELDS = ("format", "tournament", "players", "series")
-TOURNAMENT_FIELDS = (
-    "name",
-    "date",
-    "rules",
-    "list_scoring",
-    "bonus",
-    "games_per_series",
-    "kontra",
-)
-BONUS_FIELDS = ("won", "lost", "others_3", "others_4")
-PLAYER_FIELDS = ("id", "name", "club", "team")
-SERIES_FIELDS = ("number", "tables")
-TABLE_FIELDS = ("number", "seats", "games", "penalties")
-PENALTY_FIELDS = ("seat", "points", "reason")
-RAMSCH_ENTRY_FIELDS = ("seat", "result")
-DATE_PATTERN = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-class InterchangeError(Exception):
-    """A document that cannot be imported; `messages` name each problem and its place."""
-
-    def __init__(self, messages):
-        self.messages = [str(message) for message in messages]
-        super().__init__("\n".join(self.messages))
-
-    def __str__(self):
-        return "\n".join(self.messages)
-
-
-# --------------------------------------------------------------------------------------
-# Export
-# --------------------------------------------------------------------------------------
-
-
-def _players_of(tournament: Tournament) -> list[Player]:
-    """Registered players and seated players no longer registered, by name then pk."""
-    ids = set(
-        Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True)
-    )
-    ids.update(
-        Seat.objects.filter(series__tournament=tournament).values_list("player_id", flat=True)
-    )
-    players = Player.objects.filter(pk__in=ids).select_related("club")
-    return sorted(players, key=lambda p: (p.name, p.pk))
-
-
-def _export_game(game: Game) -> dict:
-    data = game_mapping_of(game)
-    if game.game != GameType.RAMSCH:
-        return data
-    # The row stores the scored seat as `declarer`; the document names it in `ramsch`.
-    seat = data.pop("declarer")
-    result = data.pop("ramsch")
-    data["ramsch"] = [{"seat": seat, "result": result}]
-    return data
-
-
-def export_document(tournament: Tournament) -> dict:
-    """The whole tournament as a `skat-tournament/1` document (key order of the contract)."""
-    players = _players_of(tournament)
-    ids = {player.pk: f"p{i}" for i, player in enumerate(players, start=1)}
-
-    seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for table_id, number, player_id in Seat.objects.filter(
-        series__tournament=tournament
-    ).values_list("table_id", "number", "player_id"):
-        seats[table_id].append((number, player_id))
-
-    games: dict[int, list[dict]] = defaultdict(list)
-    for game in (
-        Game.objects.filter(table__series__tournament=tournament)
-        .order_by("table_id", "number")
-        .iterator(chunk_size=GAME_BATCH)
-    ):
-        games[game.table_id].append(_export_game(game))
-
-    penalties: dict[int, list[dict]] = defaultdict(list)
-    for penalty in Penalty.objects.filter(table__series__tournament=tournament).order_by(
-        "table_id", "id"
-    ):
-        penalties[penalty.table_id].append(
-            {"seat": penalty.seat, "points": penalty.points, "reason": penalty.reason}
-        )
-
-    tables: dict[int, list[dict]] = defaultdict(list)
-    for table in Table.objects.filter(series__tournament=tournament).order_by("number"):
-        entry = {
-            "number": table.number,
-            "seats": [ids[player_id] for _number, player_id in sorted(seats[table.pk])],
-            "games": games[table.pk],
-        }
-        # `penalties` is optional in the contract: written only when there are some.
-        if penalties[table.pk]:
-            entry["penalties"] = penalties[table.pk]
-        tables[table.series_id].append(entry)
-
-    return {
-        "format": FORMAT,
-        "tournament": {
-            "name": tournament.name,
-            "date": tournament.date.isoformat(),
-            "rules": tournament.rules,
-            "list_scoring": tournament.list_scoring,
-            "bonus": {
-                "won": tournament.bonus_won,
-                "lost": tournament.bonus_lost,
-                "others_3": tournament.bonus_others_3,
-                "others_4": tournament.bonus_others_4,
-            },
-            "games_per_series": {
-                "3": tournament.games_per_series_3,
-                "4": tournament.games_per_series_4,
-            },
-            "kontra": tournament.kontra_allowed,
-        },
-        "players": [
-            {
-                "id": ids[player.pk],
-                "name": player.name,
-                "club": player.club.name if player.club else None,
-                "team": player.team or None,
-            }
-            for player in players
-        ],
-        "series": [
-            {"number": series.number, "tables": tables[series.pk]}
-            for series in tournament.series.order_by("number")
-        ],
-    }
-
-
-# --------------------------------------------------------------------------------------
-# Standings
-# --------------------------------------------------------------------------------------
-
-
-def standings_json(tournament: Tournament) -> list[dict]:
-    """The standings as interchange.md "Standings JSON" has them, in rank order."""
-    return [
-        {
-            "rank": row.rank,
-            "player": row.player_name,
-            "club": row.club or None,
-            "team": row.team or None,
-            "list_points": row.list_points,
-            "game_points": row.game_points,
-            "won": row.won,
-            "lost": row.lost,
-            "others_lost": row.others_lost,
-            "series": [
-                {
-                    "number": result.number,
-                    "list_points": result.list_points,
-                    "game_points": result.game_points,
-                    "won": result.won,
-                    "lost": result.lost,
-                }
-                for result in sorted(row.series.values(), key=lambda r: r.number)
-            ],
-        }
-        for row in tournament_standings(tournament)
-    ]
-
-
-# --------------------------------------------------------------------------------------
-# Import: check the whole document into a plan, then write the plan
-# --------------------------------------------------------------------------------------
-
-
-def _is_int(value) -> bool:
-    return type(value) is int  # a JSON true is a bool, and bool is an int subclass
-
-
-def _normal_name(name: str) -> str:
-    """As `registry.services.player_create` stores a name."""
-    return " ".join(name.split())
 
 
 @dataclass
@@ -286,6 +87,7 @@ class _Checker:
         self.players: list[_PlayerPlan] = []
         self.series: list[_SeriesPlan] = []
         self.owner: Club | str | None = None
+        self.archive: ArchivePlan | None = None
 
     # -- messages ------------------------------------------------------------------
 
@@ -390,8 +192,15 @@ class _Checker:
         self.unknown_fields(_("document"), doc, TOP_FIELDS)
         self.check_tournament(doc.get("tournament"))
         ids = self.check_players(self.list_of(_("document"), doc, "players"))
-        self.check_owner()
         self.check_series(self.list_of(_("document"), doc, "series", required=False), ids)
+        if "archive" in doc:
+            tables = {
+                (s.series.number, t.table.number): (len(t.games), len(t.penalties))
+                for s in self.series
+                for t in s.tables
+            }
+            self.archive = archive_check(self, doc["archive"], player_ids=ids, tables=tables)
+        self.check_owner()
         if self.messages:
             raise InterchangeError(self.all_messages())
 
@@ -488,7 +297,8 @@ class _Checker:
         return set(ids)
 
     def check_owner(self):
-        """The club that runs the tournament: as given, or the players' most frequent."""
+        """The club that runs the tournament: as given, as archived, or the players' most
+        frequent."""
         given = self.club_argument
         if isinstance(given, Club):
             self.owner = given
@@ -501,6 +311,9 @@ class _Checker:
                     _("the club name must have 1 to %(max)s characters") % {"max": NAME_MAX},
                 )
             self.owner = name
+            return
+        if self.archive is not None and self.archive.club:
+            self.owner = self.archive.club
             return
         counts = Counter(p.club for p in self.players if p.club)
         if counts:
@@ -643,13 +456,6 @@ class _Checker:
                 )
 
 
-def _shown(value) -> str:
-    """A value from the document as a message quotes it."""
-    if isinstance(value, str):
-        return f"'{value}'"
-    return _("nothing") if value is None else repr(value)
-
-
 def _sheet_mapping(data) -> dict:
     """A document game as a `games` game mapping (an NA ramsch names its seat in `ramsch`)."""
     if not isinstance(data, Mapping):
@@ -676,119 +482,3 @@ def _sheet_mapping(data) -> dict:
     mapping["declarer"] = entries[0]["seat"]
     mapping["ramsch"] = entries[0]["result"]
     return mapping
-
-
-def _insert(model, objects: list):
-    """Insert and set the primary keys (bulk where the database returns them)."""
-    if not objects:
-        return
-    if connection.features.can_return_rows_from_bulk_insert:
-        model.objects.bulk_create(objects, batch_size=GAME_BATCH)
-    else:  # pragma: no cover - every supported database returns the keys
-        for obj in objects:
-            obj.save(force_insert=True)
-
-
-class _Writer:
-    def __init__(self, checker: _Checker):
-        self.plan = checker
-        self.clubs: dict[str, Club] = {}
-
-    def club(self, name: str) -> Club:
-        if name not in self.clubs:
-            club = Club.objects.filter(name=name).first()
-            self.clubs[name] = club or club_create(name=name)
-        return self.clubs[name]
-
-    def players(self) -> dict[str, Player]:
-        """Reuse existing players by name and club (the k-th of equals the k-th by pk)."""
-        names = {p.name for p in self.plan.players}
-        existing: dict[tuple[str, str | None], list[Player]] = defaultdict(list)
-        for player in Player.objects.filter(name__in=names).select_related("club").order_by("pk"):
-            existing[(player.name, player.club.name if player.club else None)].append(player)
-        by_id = {}
-        for entry in self.plan.players:
-            reusable = existing[(entry.name, entry.club)]
-            if reusable:
-                by_id[entry.id] = reusable.pop(0)
-            else:
-                by_id[entry.id] = player_create(
-                    name=entry.name,
-                    club=self.club(entry.club) if entry.club else None,
-                    team=entry.team,
-                )
-        return by_id
-
-    def write(self) -> Tournament:
-        plan = self.plan
-        settings = plan.tournament
-        with transaction.atomic():
-            owner = plan.owner if isinstance(plan.owner, Club) else self.club(plan.owner)
-            players = self.players()
-            tournament = tournament_create(
-                club=owner,
-                name=settings.name,
-                date=settings.date,
-                rules=settings.rules,
-                list_scoring=settings.list_scoring,
-                bonus_won=settings.bonus_won,
-                bonus_lost=settings.bonus_lost,
-                bonus_others_3=settings.bonus_others_3,
-                bonus_others_4=settings.bonus_others_4,
-                games_per_series_3=settings.games_per_series_3,
-                games_per_series_4=settings.games_per_series_4,
-                kontra_allowed=settings.kontra_allowed,
-                # Imported results are finished work from elsewhere: show them.
-                published=True,
-            )
-            registration_add(tournament=tournament, players=[players[p.id] for p in plan.players])
-            tables, seats, games, penalties = [], [], [], []
-            for series_plan in plan.series:
-                series = series_plan.series
-                series.tournament = tournament
-                for table_plan in series_plan.tables:
-                    table = table_plan.table
-                    table.closed = len(table_plan.games) == tournament.games_per_series(table.size)
-                    tables.append(table)
-                    games.extend(table_plan.games)
-                    penalties.extend(table_plan.penalties)
-                    seats.extend(
-                        Seat(
-                            table=table,
-                            table_size=table.size,
-                            series=series,
-                            number=number,
-                            player=players[pid],
-                        )
-                        for number, pid in enumerate(table_plan.player_ids, start=1)
-                    )
-                series.started = any(t.games for t in series_plan.tables)
-                closed = all(t.table.closed for t in series_plan.tables)
-                series.status = Series.Status.CLOSED if closed else Series.Status.OPEN
-            _insert(Series, [s.series for s in plan.series])
-            _insert(Table, tables)
-            Seat.objects.bulk_create(seats, batch_size=GAME_BATCH)
-            Game.objects.bulk_create(games, batch_size=GAME_BATCH)
-            Penalty.objects.bulk_create(penalties, batch_size=GAME_BATCH)
-            if plan.series and all(s.series.status == Series.Status.CLOSED for s in plan.series):
-                tournament.status = Tournament.Status.FINISHED
-            elif games:
-                tournament.status = Tournament.Status.RUNNING
-            else:
-                tournament.status = Tournament.Status.PLANNED
-            tournament.save(update_fields=["status"])
-        return tournament
-
-
-def import_document(doc, *, club: Club | str | None = None) -> Tournament:
-    """Create a tournament from a document, or raise InterchangeError and write nothing.
-
-    `club` runs the tournament: a Club, or a club name (created if missing); by default the
-    most frequent club of the document's players.
-    """
-    checker = _Checker(doc, club)
-    checker.check()
-    try:
-        return _Writer(checker).write()
-    except UserError as error:  # a service refused what the checks let through
-        raise InterchangeError([str(error)]) from None

@@ -1,0 +1,297 @@
+"""The shapes of the API's answers (pydantic models, which django-ninja turns into the
+OpenAPI description and validates every answer against).
+
+Codes, not labels: `rules`, `status`, `game`, `category` are the stored values
+(`tournaments.models` choices), so a club's website can translate them itself.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from pydantic import BaseModel
+
+
+class Schema(BaseModel):
+    """Plain pydantic models: the views hand them dicts, so ninja's own `Schema` (which
+    reads attributes of ORM objects) would only add its cost per row (a large live feed
+    or standings: several times the time)."""
+
+
+class TournamentOut(Schema):
+    slug: str
+    name: str
+    date: datetime.date
+    club: str
+    season: str | None
+    rules: str
+    list_scoring: bool
+    status: str
+    published: bool
+    version: int
+    url: str
+
+
+class SeriesSummary(Schema):
+    number: int
+    status: str
+    draw_method: str
+    tables: int
+
+
+class TournamentDetailOut(TournamentOut):
+    bonus_won: int
+    bonus_lost: int
+    bonus_others_3: int
+    bonus_others_4: int
+    games_per_series_3: int
+    games_per_series_4: int
+    kontra_allowed: bool
+    double_entry: bool
+    team_best_n: int | None
+    series: list[SeriesSummary]
+
+
+class SeatOut(Schema):
+    seat: int
+    player_id: int
+    player: str
+
+
+class TableOut(Schema):
+    number: int
+    size: int
+    closed: bool
+    games: int
+    seats: list[SeatOut]
+
+
+class SeriesOut(Schema):
+    number: int
+    status: str
+    draw_method: str
+    draw_seed: int
+    tables: list[TableOut]
+
+
+class GameOut(Schema):
+    """One row of a sheet: the declared game and the values stored when it was entered."""
+
+    number: int
+    declarer: int | None
+    game: str
+    trump: str
+    matadors: int | None
+    without: bool
+    hand: bool
+    schneider_announced: bool
+    schwarz_announced: bool
+    ouvert: bool
+    won: bool | None
+    schneider: bool
+    schwarz: bool
+    card_points: int | None
+    bid: int | None
+    kontra: bool
+    re: bool
+    ramsch: str
+    value: int
+    score: int
+    is_won: bool
+    is_lost: bool
+    overbid: bool
+    list_declarer: int
+    list_others: int
+    provisional: bool
+    version: int
+
+
+class SheetRowOut(Schema):
+    number: int
+    dealer: int
+    game: GameOut | None
+    running: dict[int, int]
+    disputed: bool
+
+
+class SeatSummaryOut(Schema):
+    seat: int
+    player_id: int
+    player_name: str
+    game_points: int
+    won: int
+    lost: int
+    others_lost: int
+    won_bonus: int
+    lost_bonus: int
+    others_bonus: int
+    penalties: int
+    list_points: int
+
+
+class SheetOut(Schema):
+    series: int
+    table: int
+    size: int
+    closed: bool
+    length: int
+    list_scoring: bool
+    provisional: bool
+    seats: list[SeatOut]
+    rows: list[SheetRowOut]
+    summary: list[SeatSummaryOut]
+
+
+class SeriesResultOut(Schema):
+    number: int
+    table: int
+    list_points: int
+    game_points: int
+    won: int
+    lost: int
+    others_lost: int
+
+
+class StandingOut(Schema):
+    rank: int
+    player_id: int
+    player: str
+    club: str
+    team: str
+    category: str
+    list_points: int
+    game_points: int
+    won: int
+    lost: int
+    others_lost: int
+    provisional: bool
+    series: list[SeriesResultOut]
+
+
+class TeamMemberOut(Schema):
+    player_id: int
+    player: str
+    list_points: int
+
+
+class TeamOut(Schema):
+    rank: int
+    team: str
+    counted: int
+    list_points: int
+    game_points: int
+    won: int
+    lost: int
+    members: list[TeamMemberOut]
+
+
+class FeedGameOut(GameOut):
+    series: int
+    table: int
+    disputed: bool
+
+
+class SheetLengthOut(Schema):
+    series: int
+    table: int
+    games: int
+
+
+class LiveFeedOut(Schema):
+    """Poll with `since` = the `version` of the last answer; games come again at most."""
+
+    tournament: str
+    since: int
+    version: int
+    more: bool
+    games: list[FeedGameOut]
+    sheets: list[SheetLengthOut]
+
+
+class SeasonOut(Schema):
+    slug: str
+    name: str
+    club: str
+    teams_best_n: int | None
+    url: str
+
+
+class MatchDayOut(Schema):
+    tournament: str
+    name: str
+    date: datetime.date
+
+
+class SeasonPlayerOut(Schema):
+    rank: int
+    player_id: int
+    player: str
+    club: str
+    team: str
+    category: str
+    list_points: int
+    won: int
+    lost: int
+    match_days: dict[str, int]  # tournament slug → list points
+
+
+class SeasonTeamDayOut(Schema):
+    tournament: str
+    rank: int
+    list_points: int
+    match_points_won: float
+    match_points_lost: float
+
+
+class SeasonTeamOut(Schema):
+    rank: int
+    team: str
+    match_points_won: float
+    match_points_lost: float
+    list_points: int
+    match_days: list[SeasonTeamDayOut]
+
+
+class SeasonDetailOut(SeasonOut):
+    match_days: list[MatchDayOut]
+    players: list[SeasonPlayerOut]
+    teams: list[SeasonTeamOut]
+
+
+class PlayerSeriesOut(Schema):
+    tournament: str
+    date: datetime.date
+    series: int
+    table: int
+    seat: int
+    games: int
+    list_points: int
+    game_points: int
+    won: int
+    lost: int
+
+
+class GameTypeOut(Schema):
+    game: str
+    declared: int
+    won: int
+    lost: int
+
+
+class PlayerOut(Schema):
+    id: int
+    name: str
+    club: str | None
+    team: str
+    category: str
+    url: str
+    tournaments: int
+    series_played: int
+    games_played: int
+    games_declared: int
+    won: int
+    lost: int
+    list_points: int
+    average_list_points: float | None
+    history: list[PlayerSeriesOut]
+    by_type: list[GameTypeOut]

@@ -1,0 +1,31 @@
+"""The API's addresses: `/api/` (the documentation page), `/api/v1/...` (django-ninja, with
+its OpenAPI document at `/api/v1/openapi.json` and an interactive page at `/api/v1/docs`),
+and `standings.json` next to a tournament's HTML page (`public`, under the site's
+language prefixes like every public page)."""
+
+from django.urls import path
+from django.views.generic import TemplateView
+from ninja import NinjaAPI
+
+from tournaments.api.views import router, standings_json_view
+from tournaments.paths import T
+
+api = NinjaAPI(
+    title="Skat scores",
+    version="1",
+    description=(
+        "Read-only results of the published tournaments: tournaments, series, sheets, "
+        "standings, teams, league seasons and players, and a live feed for scoreboards. "
+        "Every answer has an ETag and Last-Modified and answers conditional GETs with "
+        "304; any site may read it (CORS)."
+    ),
+    urls_namespace="api-v1",
+)
+api.add_router("/", router)
+
+# Outside the language prefixes: one address per answer.
+root = [
+    path("api/", TemplateView.as_view(template_name="api/index.html"), name="api_docs"),
+    path("api/v1/", api.urls),
+]
+public = [path(T + "standings.json", standings_json_view, name="tournament_standings_json")]

@@ -1,0 +1,532 @@
+"""The API's endpoints: each resolves what the viewer may see, reads it through a selector
+and lays it out in the shape of `schemas` (django-ninja validates it and describes it in
+the OpenAPI document). `standings_json_view` is the plain Django view of
+`/t/<slug>/standings.json`: the rows `manage.py standings SLUG --format json` prints."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_safe
+from ninja import Query, Router
+from ninja.decorators import decorate_view
+from ninja.pagination import LimitOffsetPagination, paginate
+
+from tournaments import permissions
+from tournaments.api import schemas
+from tournaments.api.caching import (
+    conditional,
+    tournament_state,
+    tournaments_state,
+    visible_tournaments,
+)
+from tournaments.games import SHEET_FIELDS
+from tournaments.models import Category, Game, Player, Season, Series, Table, Tournament
+from tournaments.sheets.selectors import games_since, table_sheet
+from tournaments.standings.selectors import (
+    player_statistics,
+    season_standings,
+    series_standings,
+    standings_json,
+    team_standings,
+    tournament_standings,
+)
+
+router = Router()
+# Games per answer of the live feed: a scoreboard's poll brings a few; a first sync of a
+# whole evening comes in a few answers.
+FEED_LIMIT = 1000
+FEED_MAX_LIMIT = 5000
+COMPUTED_FIELDS = ("value", "score", "is_won", "is_lost", "overbid", "list_declarer")
+COMPUTED_FIELDS += ("list_others", "provisional", "version")
+
+
+# --------------------------------------------------------------------------------------
+# What the viewer may see, and its state for the ETag
+# --------------------------------------------------------------------------------------
+
+
+def _tournament(request, slug: str) -> Tournament:
+    """The tournament of the address; a draft only for its club's secretaries (else 404)."""
+    tournament = get_object_or_404(Tournament.objects.select_related("club", "season"), slug=slug)
+    if not permissions.can_view_tournament(request.user, tournament):
+        raise Http404
+    return tournament
+
+
+def _tournament_state(request, slug=None, *, tournament=None, **kwargs):
+    # `slug` in the API's addresses, `tournament` in the site's (`paths.T`).
+    tournament = Tournament.objects.filter(slug=slug or tournament).select_related("club").first()
+    if tournament is None or not permissions.can_view_tournament(request.user, tournament):
+        return None
+    return tournament_state(tournament)
+
+
+def _viewer(request) -> int:
+    return request.user.pk if request.user.is_authenticated else 0
+
+
+def _list_state(request, **kwargs):
+    tournaments = visible_tournaments(request.user).only("pk", "version", "published", "changed")
+    return tournaments_state(tournaments, _viewer(request))
+
+
+def _season_state(request, slug, **kwargs):
+    season = Season.objects.filter(slug=slug).first()
+    if season is None:
+        return None
+    days = season.tournaments.only("pk", "version", "published", "changed", "club_id")
+    return tournaments_state(
+        [d for d in days if permissions.can_view_tournament(request.user, d)],
+        season.pk,
+        season.teams_best_n,
+        _viewer(request),
+    )
+
+
+def _player_state(request, player_id, **kwargs):
+    tournaments = Tournament.objects.filter(
+        pk__in=Player.objects.filter(pk=player_id).values("seats__series__tournament")
+    ) | Tournament.objects.filter(registrations__player_id=player_id)
+    visible = [
+        t
+        for t in tournaments.distinct().select_related("club")
+        if permissions.can_view_tournament(request.user, t)
+    ]
+    return tournaments_state(visible, player_id, _viewer(request))
+
+
+# --------------------------------------------------------------------------------------
+# Layout
+# --------------------------------------------------------------------------------------
+
+
+def _tournament_out(tournament: Tournament) -> dict:
+    return {
+        "slug": tournament.slug,
+        "name": tournament.name,
+        "date": tournament.date,
+        "club": tournament.club.name,
+        "season": tournament.season.slug if tournament.season else None,
+        "rules": tournament.rules,
+        "list_scoring": tournament.list_scoring,
+        "status": tournament.status,
+        "published": tournament.published,
+        "version": tournament.version,
+        "url": tournament.get_absolute_url(),
+    }
+
+
+def _game_out(game: Game) -> dict:
+    fields = ("number", *SHEET_FIELDS, *COMPUTED_FIELDS)
+    return {name: getattr(game, name) for name in fields}
+
+
+def _standing_out(row) -> dict:
+    return {
+        "rank": row.rank,
+        "player_id": row.player_id,
+        "player": row.player_name,
+        "club": row.club,
+        "team": row.team,
+        "category": row.category,
+        "list_points": row.list_points,
+        "game_points": row.game_points,
+        "won": row.won,
+        "lost": row.lost,
+        "others_lost": row.others_lost,
+        "provisional": row.provisional,
+        "series": [vars(result) for _n, result in sorted(row.series.items())],
+    }
+
+
+class LaidOut:
+    """A queryset laid out row by row only for the page asked for: the paginator counts it
+    in the database and slices it there."""
+
+    def __init__(self, queryset, layout):
+        self.queryset, self.layout = queryset, layout
+
+    def __len__(self):
+        return self.queryset.count()
+
+    def __getitem__(self, index: slice):
+        return [self.layout(row) for row in self.queryset[index]]
+
+
+def _category(category: str | None) -> str | None:
+    if category and category not in Category.values:
+        raise Http404
+    return category or None
+
+
+def _series(tournament: Tournament, number: int) -> Series:
+    return get_object_or_404(Series, tournament=tournament, number=number)
+
+
+# --------------------------------------------------------------------------------------
+# Tournaments
+# --------------------------------------------------------------------------------------
+
+
+@router.get("/tournaments", response=list[schemas.TournamentOut], tags=["tournaments"])
+@paginate(LimitOffsetPagination)
+@decorate_view(conditional(_list_state))
+def tournament_list(request, season: str | None = None, club: str | None = None):
+    """Published tournaments (and your club's drafts when signed in), newest first."""
+    tournaments = visible_tournaments(request.user).select_related("club", "season")
+    if season:
+        tournaments = tournaments.filter(season__slug=season)
+    if club:
+        tournaments = tournaments.filter(club__name=club)
+    return LaidOut(tournaments.order_by("-date", "-id"), _tournament_out)
+
+
+@router.get("/tournaments/{slug}", response=schemas.TournamentDetailOut, tags=["tournaments"])
+@decorate_view(conditional(_tournament_state))
+def tournament_detail(request, slug: str):
+    tournament = _tournament(request, slug)
+    series = tournament.series.annotate(table_count=Count("tables")).order_by("number")
+    return {
+        **_tournament_out(tournament),
+        **{
+            name: getattr(tournament, name)
+            for name in (
+                "bonus_won",
+                "bonus_lost",
+                "bonus_others_3",
+                "bonus_others_4",
+                "games_per_series_3",
+                "games_per_series_4",
+                "kontra_allowed",
+                "double_entry",
+                "team_best_n",
+            )
+        },
+        "series": [
+            {
+                "number": s.number,
+                "status": s.status,
+                "draw_method": s.draw_method,
+                "tables": s.table_count,
+            }
+            for s in series
+        ],
+    }
+
+
+@router.get(
+    "/tournaments/{slug}/standings", response=list[schemas.StandingOut], tags=["standings"]
+)
+@decorate_view(conditional(_tournament_state))
+def tournament_standings_view(request, slug: str, category: str | None = None):
+    """The tournament's standings (rules §2 tie-break order); `category` filters them."""
+    tournament = _tournament(request, slug)
+    rows = tournament_standings(tournament, category=_category(category))
+    return [_standing_out(row) for row in rows]
+
+
+@router.get("/tournaments/{slug}/teams", response=list[schemas.TeamOut], tags=["standings"])
+@decorate_view(conditional(_tournament_state))
+def team_standings_view(request, slug: str):
+    tournament = _tournament(request, slug)
+    return [
+        {
+            **{
+                name: getattr(team, name)
+                for name in ("rank", "team", "counted", "list_points", "game_points", "won")
+            },
+            "lost": team.lost,
+            "members": [
+                {"player_id": m.player_id, "player": m.player_name, "list_points": m.list_points}
+                for m in team.members
+            ],
+        }
+        for team in team_standings(tournament)
+    ]
+
+
+@router.get("/tournaments/{slug}/games", response=schemas.LiveFeedOut, tags=["live"])
+@decorate_view(conditional(_tournament_state))
+def live_feed(
+    request,
+    slug: str,
+    since: int = Query(0, ge=0),
+    limit: int = Query(FEED_LIMIT, ge=1, le=FEED_MAX_LIMIT),
+):
+    """The games entered or changed after version `since`, and every sheet's length.
+
+    A scoreboard polls with the `version` of its last answer (at once while `more` is
+    true); a row may come twice, never be missed. A sheet shorter than the rows you hold
+    lost its last games (deleted)."""
+    tournament = _tournament(request, slug)
+    feed = games_since(tournament, version=since, limit=limit)
+    return {
+        "tournament": tournament.slug,
+        "since": since,
+        "version": feed.version,
+        "more": feed.more,
+        "games": [
+            {
+                **_game_out(game),
+                "series": game.table.series.number,
+                "table": game.table.number,
+                "disputed": game.pk in feed.disputed,
+            }
+            for game in feed.games
+        ],
+        "sheets": [
+            {"series": series, "table": table, "games": games}
+            for series, table, games in feed.sheets
+        ],
+    }
+
+
+# --------------------------------------------------------------------------------------
+# Series and sheets
+# --------------------------------------------------------------------------------------
+
+
+@router.get("/tournaments/{slug}/series/{number}", response=schemas.SeriesOut, tags=["series"])
+@decorate_view(conditional(_tournament_state))
+def series_detail(request, slug: str, number: int):
+    series = _series(_tournament(request, slug), number)
+    tables = series.tables.annotate(game_count=Count("games")).prefetch_related("seats__player")
+    return {
+        "number": series.number,
+        "status": series.status,
+        "draw_method": series.draw_method,
+        "draw_seed": series.draw_seed,
+        "tables": [
+            {
+                "number": table.number,
+                "size": table.size,
+                "closed": table.closed,
+                "games": table.game_count,
+                "seats": [
+                    {"seat": s.number, "player_id": s.player_id, "player": s.player.name}
+                    for s in sorted(table.seats.all(), key=lambda s: s.number)
+                ],
+            }
+            for table in tables
+        ],
+    }
+
+
+@router.get(
+    "/tournaments/{slug}/series/{number}/standings",
+    response=list[schemas.StandingOut],
+    tags=["standings"],
+)
+@decorate_view(conditional(_tournament_state))
+def series_standings_view(request, slug: str, number: int, category: str | None = None):
+    series = _series(_tournament(request, slug), number)
+    return [_standing_out(row) for row in series_standings(series, category=_category(category))]
+
+
+@router.get(
+    "/tournaments/{slug}/series/{number}/tables/{table}",
+    response=schemas.SheetOut,
+    tags=["series"],
+)
+@decorate_view(conditional(_tournament_state))
+def table_detail(request, slug: str, number: int, table: int):
+    """A table's sheet: each game with its computed values, the running totals per seat,
+    and the Seeger-Fabian summary block."""
+    tournament = _tournament(request, slug)
+    series = _series(tournament, number)
+    found = get_object_or_404(Table, series=series, number=table)
+    series.tournament = tournament
+    found.series = series
+    sheet = table_sheet(found, blank_rows=False)
+    return {
+        "series": series.number,
+        "table": found.number,
+        "size": found.size,
+        "closed": found.closed,
+        "length": sheet.length,
+        "list_scoring": sheet.list_scoring,
+        "provisional": sheet.provisional,
+        "seats": [
+            {"seat": s.number, "player_id": s.player_id, "player": s.player.name}
+            for s in sheet.seats
+        ],
+        "rows": [
+            {
+                "number": row.number,
+                "dealer": row.dealer,
+                "game": _game_out(row.game) if row.game else None,
+                "running": row.running,
+                "disputed": row.disputed,
+            }
+            for row in sheet.rows
+        ],
+        "summary": [vars(line) for line in sheet.summary],
+    }
+
+
+# --------------------------------------------------------------------------------------
+# Seasons and players
+# --------------------------------------------------------------------------------------
+
+
+def _season_out(season: Season) -> dict:
+    return {
+        "slug": season.slug,
+        "name": season.name,
+        # A league's season belongs to the league (`Season.owner`), a club's to the club.
+        "club": str(season.owner),
+        "teams_best_n": season.teams_best_n,
+        "url": season.get_absolute_url(),
+    }
+
+
+def _visible_season(request, season: Season) -> bool:
+    return season.tournaments.filter(published=True).exists() or permissions.can_manage_season(
+        request.user, season
+    )
+
+
+def _visible_seasons(request):
+    return (
+        Season.objects.filter(
+            Q(tournaments__in=visible_tournaments(request.user))
+            | Q(club__in=permissions.managed_clubs(request.user))
+        )
+        .distinct()
+        .order_by("-id")
+    )
+
+
+def _season_list_state(request, **kwargs):
+    seasons = list(_visible_seasons(request).values_list("pk", "name", "slug", "teams_best_n"))
+    return tournaments_state([], seasons, _viewer(request))
+
+
+@router.get("/seasons", response=list[schemas.SeasonOut], tags=["seasons"])
+@paginate(LimitOffsetPagination)
+@decorate_view(conditional(_season_list_state))
+def season_list(request):
+    """League seasons with a published match day (and your club's when signed in)."""
+    return LaidOut(_visible_seasons(request).select_related("club"), _season_out)
+
+
+@router.get("/seasons/{slug}", response=schemas.SeasonDetailOut, tags=["seasons"])
+@decorate_view(conditional(_season_state))
+def season_detail(request, slug: str, category: str | None = None):
+    """A league season's player and team tables over its visible match days (rules §4)."""
+    season = get_object_or_404(Season.objects.select_related("club"), slug=slug)
+    if not _visible_season(request, season):
+        raise Http404
+    standings = season_standings(season, category=_category(category), viewer=request.user)
+    slugs = {day.pk: day.slug for day in standings.match_days}
+    return {
+        **_season_out(season),
+        "match_days": [
+            {"tournament": day.slug, "name": day.name, "date": day.date}
+            for day in standings.match_days
+        ],
+        "players": [
+            {
+                "rank": row.rank,
+                "player_id": row.player_id,
+                "player": row.player_name,
+                "club": row.club,
+                "team": row.team,
+                "category": row.category,
+                "list_points": row.list_points,
+                "won": row.won,
+                "lost": row.lost,
+                "match_days": {slugs[pk]: points for pk, points in row.match_days.items()},
+            }
+            for row in standings.players
+        ],
+        "teams": [
+            {
+                "rank": row.rank,
+                "team": row.team,
+                "match_points_won": float(row.match_points_won),
+                "match_points_lost": float(row.match_points_lost),
+                "list_points": row.list_points,
+                "match_days": [
+                    {
+                        "tournament": slugs[pk],
+                        "rank": day.rank,
+                        "list_points": day.list_points,
+                        "match_points_won": float(day.match_points_won),
+                        "match_points_lost": float(day.match_points_lost),
+                    }
+                    for pk, day in row.match_days.items()
+                ],
+            }
+            for row in standings.teams
+        ],
+    }
+
+
+@router.get("/players/{player_id}", response=schemas.PlayerOut, tags=["players"])
+@decorate_view(conditional(_player_state))
+def player_detail(request, player_id: int):
+    """A player's series history and declared games by type, from visible tournaments."""
+    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    stats = player_statistics(player, viewer=request.user)
+    # Nobody learns of a player who only appears in tournaments they may not see.
+    if not stats.tournaments and not permissions.can_manage_club(request.user, player.club):
+        raise Http404
+    return {
+        "id": player.pk,
+        "name": player.name,
+        "club": player.club.name if player.club else None,
+        "team": player.team,
+        "category": player.category,
+        "url": player.get_absolute_url(),
+        **{
+            name: getattr(stats, name)
+            for name in (
+                "tournaments",
+                "series_played",
+                "games_played",
+                "games_declared",
+                "won",
+                "lost",
+                "list_points",
+                "average_list_points",
+            )
+        },
+        "history": [
+            {
+                "tournament": h.tournament.slug,
+                "date": h.tournament.date,
+                "series": h.line.series_number,
+                "table": h.line.table_number,
+                "seat": h.line.seat,
+                "games": h.line.games,
+                "list_points": h.line.list_points,
+                "game_points": h.line.game_points,
+                "won": h.line.won,
+                "lost": h.line.lost,
+            }
+            for h in stats.history
+        ],
+        "by_type": [
+            {"game": game, "declared": declared, "won": won, "lost": lost}
+            for game, _label, declared, won, lost in stats.by_type
+        ],
+    }
+
+
+# --------------------------------------------------------------------------------------
+# /t/<slug>/standings.json
+# --------------------------------------------------------------------------------------
+
+
+@require_safe
+@conditional(_tournament_state)
+def standings_json_view(request, tournament: str):
+    """Exactly the rows of `manage.py standings SLUG --format json` (the same function)."""
+    return JsonResponse(
+        standings_json(_tournament(request, tournament)),
+        safe=False,
+        json_dumps_params={"ensure_ascii": False},
+    )

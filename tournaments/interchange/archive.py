@@ -1,0 +1,659 @@
+"""The archive: the optional `archive` object of a `skat-tournament/1` document.
+
+The contract (interchange.md) carries the settings, the players, the seats, the games and
+the penalties. The archive adds, under one key that readers of the contract ignore, what a
+club needs to keep a tournament whole: the money, the history of corrections, the
+provisional and double-entry state and the draw. Every field is written on export; on
+import the whole object is optional, and without it the contract's choices apply
+(`interchange` docstring). The README documents the fields next to the tournament document.
+
+Terms: an *amount* is a decimal string ("5.00"); a *time* is ISO 8601 in UTC; *by* is a
+username (on import: that user when the site has one, else nobody); a game change is
+*current* when it belongs to the game now at its number (a deleted game's history is not).
+
+Private table links (entry tokens) are not archived: they are keys, and a restored
+tournament issues new ones.
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.utils.translation import gettext as _
+
+from tournaments.interchange.common import _is_int, _shown
+from tournaments.models import (
+    Category,
+    Game,
+    GameChange,
+    Payment,
+    Penalty,
+    PenaltyChange,
+    Player,
+    Prize,
+    Registration,
+    Series,
+    SheetCopy,
+    Table,
+    Tournament,
+)
+
+ARCHIVE_FIELDS = ("tournament", "players", "registrations", "money", "series")
+TOURNAMENT_FIELDS = (
+    "slug",
+    "club",
+    "season",
+    "status",
+    "published",
+    "double_entry",
+    "team_best_n",
+)
+SEASON_FIELDS = ("slug", "name", "teams_best_n")
+PLAYER_FIELDS = ("id", "category", "federation_number")
+REGISTRATION_FIELDS = ("player", "lot")
+FEE_FIELDS = ("entry_fee", "table_fee", "lost_game_fee", "lost_game_fee_high")
+MONEY_FIELDS = ("currency", *FEE_FIELDS, "lost_game_fee_from", "prizes", "payments")
+PRIZE_FIELDS = ("scope", "series", "category", "rank", "amount", "share")
+PAYMENT_FIELDS = ("player", "kind", "amount", "note", "at", "by")
+SERIES_FIELDS = ("number", "draw_seed", "draw_method", "keep_apart", "status", "started", "tables")
+TABLE_FIELDS = (
+    "number",
+    "closed",
+    "paper_totals",
+    "provisional",
+    "client_ids",
+    "second_copy",
+    "game_changes",
+    "penalty_changes",
+)
+GAME_CHANGE_FIELDS = ("game", "action", "current", "at", "by", "diff", "reason")
+PENALTY_CHANGE_FIELDS = (
+    "action",
+    "penalty",
+    "seat",
+    "points",
+    "penalty_reason",
+    "at",
+    "by",
+    "reason",
+)
+BIGINT = 1 << 63
+
+
+# --------------------------------------------------------------------------------------
+# Director actions: the place for the director's action log (another branch adds the
+# model). After merging, export it in `director_actions_export` as the archive's
+# "director_actions" list, read it in `_ArchiveChecker.director_actions` and write it in
+# `director_actions_write`, and add "director_actions" to ARCHIVE_FIELDS. Until then the
+# archive has no such field, and a document that carries one is refused as unknown.
+# --------------------------------------------------------------------------------------
+
+
+def director_actions_export(tournament: Tournament, users: dict[int, str]) -> list | None:
+    """The director's actions as archive entries; None: nothing to archive yet."""
+    return None
+
+
+def director_actions_write(plan: ArchivePlan, tournament: Tournament, users) -> None:
+    """Write the director's actions of the archive (none until the log exists)."""
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Export
+# --------------------------------------------------------------------------------------
+
+
+def _amount(value: Decimal | None) -> str | None:
+    """Two decimal places, as the fields store them (a fresh instance may hold 0 or 5)."""
+    return None if value is None else f"{Decimal(value):.2f}"
+
+
+def _time(value: datetime.datetime) -> str:
+    return value.astimezone(datetime.UTC).isoformat()
+
+
+def _usernames(*querysets) -> dict[int, str]:
+    ids = set()
+    for queryset in querysets:
+        ids.update(pk for pk in queryset.values_list("user_id", flat=True) if pk is not None)
+    return dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+
+
+def archive_export(tournament: Tournament, ids: dict[int, str]) -> dict:
+    """The archive of a tournament; `ids` maps player pks to the document's player ids."""
+    tables = Table.objects.filter(series__tournament=tournament)
+    game_changes = GameChange.objects.filter(table__in=tables).order_by("id")
+    penalty_changes = PenaltyChange.objects.filter(table__in=tables).order_by("id")
+    payments = Payment.objects.filter(registration__tournament=tournament).order_by("id")
+    users = _usernames(game_changes, penalty_changes, payments)
+
+    players = {
+        pk: (category, number)
+        for pk, category, number in Player.objects.filter(pk__in=ids).values_list(
+            "pk", "category", "federation_number"
+        )
+    }
+    registrations = Registration.objects.filter(tournament=tournament).values_list(
+        "player_id", "lot"
+    )
+    season = tournament.season
+    archive = {
+        "tournament": {
+            "slug": tournament.slug,
+            "club": tournament.club.name,
+            "season": None
+            if season is None
+            else {"slug": season.slug, "name": season.name, "teams_best_n": season.teams_best_n},
+            "status": tournament.status,
+            "published": tournament.published,
+            "double_entry": tournament.double_entry,
+            "team_best_n": tournament.team_best_n,
+        },
+        "players": [
+            {"id": local, "category": players[pk][0], "federation_number": players[pk][1]}
+            for pk, local in ids.items()
+        ],
+        "registrations": sorted(
+            ({"player": ids[pk], "lot": lot} for pk, lot in registrations),
+            key=lambda r: int(r["player"][1:]),
+        ),
+        "money": {
+            "currency": tournament.currency,
+            **{name: _amount(getattr(tournament, name)) for name in FEE_FIELDS},
+            "lost_game_fee_from": tournament.lost_game_fee_from,
+            "prizes": [
+                {
+                    "scope": prize.scope,
+                    "series": prize.series_number,
+                    "category": prize.category,
+                    "rank": prize.rank,
+                    "amount": _amount(prize.amount),
+                    "share": _amount(prize.share),
+                }
+                for prize in tournament.prizes.order_by(
+                    "scope", "series_number", "category", "rank"
+                )
+            ],
+            "payments": [
+                {
+                    "player": ids[payment.registration.player_id],
+                    "kind": payment.kind,
+                    "amount": _amount(payment.amount),
+                    "note": payment.note,
+                    "at": _time(payment.at),
+                    "by": users.get(payment.user_id),
+                }
+                for payment in payments.select_related("registration")
+            ],
+        },
+        "series": _series_export(tournament, tables, game_changes, penalty_changes, users),
+    }
+    actions = director_actions_export(tournament, users)
+    if actions is not None:
+        archive["director_actions"] = actions
+    return archive
+
+
+def _series_export(tournament, tables, game_changes, penalty_changes, users) -> list[dict]:
+    provisional: dict[int, list[int]] = defaultdict(list)
+    client_ids: dict[int, dict[str, str]] = defaultdict(dict)
+    for table_id, number, is_provisional, client_id in (
+        Game.objects.filter(table__in=tables)
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", "provisional", "client_id")
+    ):
+        if is_provisional:
+            provisional[table_id].append(number)
+        if client_id is not None:
+            client_ids[table_id][str(number)] = str(client_id)
+    copies = dict(SheetCopy.objects.filter(table__in=tables).values_list("table_id", "rows"))
+    # A penalty change names its penalty by its place in the table's `penalties` (id order).
+    penalty_index: dict[int, int] = {}
+    per_table: dict[int, int] = defaultdict(int)
+    for pk, table_id in (
+        Penalty.objects.filter(table__in=tables)
+        .order_by("table_id", "id")
+        .values_list("pk", "table_id")
+    ):
+        penalty_index[pk] = per_table[table_id]
+        per_table[table_id] += 1
+    changes: dict[int, list[dict]] = defaultdict(list)
+    for change in game_changes:
+        changes[change.table_id].append(
+            {
+                "game": change.game_number,
+                "action": change.action,
+                "current": change.game_id is not None,
+                "at": _time(change.at),
+                "by": users.get(change.user_id),
+                "diff": change.diff,
+                "reason": change.reason,
+            }
+        )
+    fines: dict[int, list[dict]] = defaultdict(list)
+    for change in penalty_changes:
+        fines[change.table_id].append(
+            {
+                "action": change.action,
+                "penalty": penalty_index.get(change.penalty_id),
+                "seat": change.seat,
+                "points": change.points,
+                "penalty_reason": change.penalty_reason,
+                "at": _time(change.at),
+                "by": users.get(change.user_id),
+                "reason": change.reason,
+            }
+        )
+    by_series: dict[int, list[dict]] = defaultdict(list)
+    for table in tables.order_by("number"):
+        by_series[table.series_id].append(
+            {
+                "number": table.number,
+                "closed": table.closed,
+                "paper_totals": table.paper_totals,
+                "provisional": provisional[table.pk],
+                "client_ids": client_ids[table.pk],
+                "second_copy": copies.get(table.pk),
+                "game_changes": changes[table.pk],
+                "penalty_changes": fines[table.pk],
+            }
+        )
+    return [
+        {
+            "number": series.number,
+            "draw_seed": series.draw_seed,
+            "draw_method": series.draw_method,
+            "keep_apart": series.keep_apart,
+            "status": series.status,
+            "started": series.started,
+            "tables": by_series[series.pk],
+        }
+        for series in tournament.series.order_by("number")
+    ]
+
+
+# --------------------------------------------------------------------------------------
+# Import: the archive checked into a plan
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class TableArchive:
+    closed: bool = False
+    paper_totals: dict = field(default_factory=dict)
+    provisional: set[int] = field(default_factory=set)
+    client_ids: dict[int, uuid.UUID] = field(default_factory=dict)
+    second_copy: list | None = None
+    # (unsaved change, its game is the current one); (unsaved change, penalty index).
+    game_changes: list[tuple[GameChange, bool, str | None]] = field(default_factory=list)
+    penalty_changes: list[tuple[PenaltyChange, int | None, str | None]] = field(
+        default_factory=list
+    )
+
+
+@dataclass
+class SeriesArchive:
+    values: dict  # draw_seed, draw_method, keep_apart, status, started
+    tables: dict[int, TableArchive] = field(default_factory=dict)
+
+
+@dataclass
+class ArchivePlan:
+    slug: str | None = None
+    club: str | None = None
+    season: dict | None = None
+    tournament: dict = field(default_factory=dict)  # status, published, double_entry, ...
+    players: dict[str, dict] = field(default_factory=dict)
+    registrations: list[tuple[str, int | None]] | None = None
+    money: dict = field(default_factory=dict)
+    prizes: list[Prize] = field(default_factory=list)
+    payments: list[tuple[str, Payment, str | None]] = field(default_factory=list)
+    series: dict[int, SeriesArchive] = field(default_factory=dict)
+
+    def usernames(self) -> set[str]:
+        names = {by for _p, _payment, by in self.payments}
+        for series in self.series.values():
+            for table in series.tables.values():
+                names.update(by for *_rest, by in table.game_changes)
+                names.update(by for *_rest, by in table.penalty_changes)
+        names.discard(None)
+        return names
+
+
+class _ArchiveChecker:
+    """Reads the archive into an `ArchivePlan`, with the document checker's messages."""
+
+    def __init__(self, checker, player_ids: set[str]):
+        self.c = checker
+        self.player_ids = player_ids
+        self.plan = ArchivePlan()
+
+    def obj(self, place, value, fields) -> Mapping:
+        if not isinstance(value, Mapping):
+            self.c.error(place, _("must be a JSON object"))
+            return {}
+        self.c.unknown_fields(place, value, fields)
+        return value
+
+    def choice(self, place, data, name, choices, default):
+        value = data.get(name, default)
+        if value not in choices:
+            self.c.error(
+                place,
+                _("%(field)s must be one of %(choices)s, not %(given)s")
+                % {"field": name, "choices": ", ".join(choices), "given": _shown(value)},
+            )
+            return default
+        return value
+
+    def optional_int(self, place, data, name, *, low, high):
+        if data.get(name) is None:
+            return None
+        return self.c.integer(place, data, name, low=low, high=high)
+
+    def amount(self, place, data, name, *, nullable=False, digits=10):
+        value = data.get(name)
+        if value is None and nullable:
+            return None
+        try:
+            if not isinstance(value, str):
+                raise InvalidOperation
+            amount = Decimal(value)
+            if not amount.is_finite() or amount.as_tuple().exponent != -2:
+                raise InvalidOperation
+            if abs(amount) >= Decimal(10) ** (digits - 2):
+                raise InvalidOperation
+        except InvalidOperation:
+            self.c.error(place, _('%(field)s must be an amount such as "5.00"') % {"field": name})
+            return None
+        return amount
+
+    def time(self, place, data, name) -> datetime.datetime | None:
+        value = data.get(name)
+        try:
+            moment = datetime.datetime.fromisoformat(value)
+            if moment.tzinfo is None:
+                raise ValueError
+        except (TypeError, ValueError):
+            self.c.error(
+                place, _("%(field)s must be a time in ISO 8601 with its offset") % {"field": name}
+            )
+            return None
+        return moment
+
+    def by(self, place, data) -> str | None:
+        return self.c.text(place, data, "by", required=False, max_length=150, nullable=True)
+
+    def player(self, place, data, name="player") -> str | None:
+        value = data.get(name)
+        if value not in self.player_ids:
+            self.c.error(
+                place,
+                _("%(field)s names unknown player %(id)s")
+                % {
+                    "field": name,
+                    "id": _shown(value),
+                },
+            )
+            return None
+        return value
+
+    # -- the parts -----------------------------------------------------------------
+
+    def check(self, data, tables: dict[tuple[int, int], int]):
+        """`tables` maps (series, table) numbers of the document to (games, penalties)."""
+        data = self.obj(_("archive"), data, ARCHIVE_FIELDS)
+        if "tournament" in data:
+            self.tournament(data["tournament"])
+        if "players" in data:
+            self.players(self.c.list_of(_("archive"), data, "players"))
+        if "registrations" in data:
+            self.registrations(self.c.list_of(_("archive"), data, "registrations"))
+        if "money" in data:
+            self.money(data["money"])
+        series = self.c.list_of(_("archive"), data, "series", required=False)
+        for index, entry in enumerate(series):
+            self.series(index, entry, tables)
+        return self.plan
+
+    def tournament(self, data):
+        place = _("archive, tournament")
+        data = self.obj(place, data, TOURNAMENT_FIELDS)
+        plan = self.plan
+        slug = self.c.text(place, data, "slug", required=False, max_length=80)
+        if slug is not None:
+            try:
+                validate_slug(slug)
+            except ValidationError:
+                self.c.error(place, _("slug may hold only letters, digits, - and _"))
+        plan.slug = slug or None
+        plan.club = self.c.text(place, data, "club", required=False, max_length=120) or None
+        if data.get("season") is not None:
+            season_place = _("archive, tournament, season")
+            season = self.obj(season_place, data["season"], SEASON_FIELDS)
+            plan.season = {
+                "slug": self.c.text(season_place, season, "slug", required=True, max_length=80),
+                "name": self.c.text(season_place, season, "name", required=True, max_length=120),
+                "teams_best_n": self.optional_int(
+                    season_place, season, "teams_best_n", low=0, high=32767
+                ),
+            }
+        plan.tournament = {
+            "status": self.choice(
+                place, data, "status", Tournament.Status.values, Tournament.Status.PLANNED
+            ),
+            "published": self.c.boolean(place, data, "published", True),
+            "double_entry": self.c.boolean(place, data, "double_entry", False),
+            "team_best_n": self.optional_int(place, data, "team_best_n", low=0, high=32767),
+        }
+
+    def players(self, entries):
+        for index, data in enumerate(entries):
+            place = _("archive, players[%(index)s]") % {"index": index}
+            data = self.obj(place, data, PLAYER_FIELDS)
+            player_id = self.player(place, data, "id")
+            category = self.choice(place, data, "category", Category.values, "")
+            number = self.c.text(place, data, "federation_number", required=False, max_length=40)
+            if player_id:
+                self.plan.players[player_id] = {
+                    "category": category,
+                    "federation_number": number or "",
+                }
+
+    def registrations(self, entries):
+        self.plan.registrations = []
+        seen = set()
+        for index, data in enumerate(entries):
+            place = _("archive, registrations[%(index)s]") % {"index": index}
+            data = self.obj(place, data, REGISTRATION_FIELDS)
+            player_id = self.player(place, data)
+            lot = self.optional_int(place, data, "lot", low=0, high=32767)
+            if player_id in seen:
+                self.c.error(place, _("the player is registered twice"))
+            elif player_id:
+                seen.add(player_id)
+                self.plan.registrations.append((player_id, lot))
+
+    def money(self, data):
+        place = _("archive, money")
+        data = self.obj(place, data, MONEY_FIELDS)
+        currency = self.c.text(place, data, "currency", required=False, max_length=3)
+        money = {"currency": currency or "EUR"}
+        for name in FEE_FIELDS:
+            nullable = name == "lost_game_fee_high"
+            if name in data:
+                money[name] = self.amount(place, data, name, nullable=nullable, digits=8)
+        money["lost_game_fee_from"] = self.optional_int(
+            place, data, "lost_game_fee_from", low=0, high=32767
+        )
+        self.plan.money = money
+        for index, entry in enumerate(self.c.list_of(place, data, "prizes", required=False)):
+            prize_place = _("archive, money, prizes[%(index)s]") % {"index": index}
+            entry = self.obj(prize_place, entry, PRIZE_FIELDS)
+            prize = Prize(
+                scope=self.choice(prize_place, entry, "scope", Prize.Scope.values, "overall"),
+                series_number=self.c.integer(prize_place, entry, "series", low=0, high=32767),
+                category=self.choice(prize_place, entry, "category", Category.values, ""),
+                rank=self.c.integer(prize_place, entry, "rank", low=1, high=32767),
+                amount=self.amount(prize_place, entry, "amount", nullable=True),
+                share=self.amount(prize_place, entry, "share", nullable=True, digits=5),
+            )
+            if (prize.amount is None) == (prize.share is None):
+                self.c.error(prize_place, _("a prize has either an amount or a share"))
+            self.plan.prizes.append(prize)
+        for index, entry in enumerate(self.c.list_of(place, data, "payments", required=False)):
+            pay_place = _("archive, money, payments[%(index)s]") % {"index": index}
+            entry = self.obj(pay_place, entry, PAYMENT_FIELDS)
+            player_id = self.player(pay_place, entry)
+            payment = Payment(
+                kind=self.choice(pay_place, entry, "kind", Payment.Kind.values, "fees"),
+                amount=self.amount(pay_place, entry, "amount"),
+                note=self.c.text(
+                    pay_place, entry, "note", required=False, max_length=120, strip=False
+                )
+                or "",
+                at=self.time(pay_place, entry, "at"),
+            )
+            if payment.amount == 0:
+                self.c.error(pay_place, _("a payment is not zero"))
+            if player_id:
+                self.plan.payments.append((player_id, payment, self.by(pay_place, entry)))
+
+    def series(self, index, data, tables):
+        place = _("archive, series[%(index)s]") % {"index": index}
+        data = self.obj(place, data, SERIES_FIELDS)
+        number = self.c.integer(place, data, "number", low=1, high=32767)
+        if number is None:
+            return
+        if not any(key[0] == number for key in tables):
+            self.c.error(place, _("the document has no series %(n)s") % {"n": number})
+            return
+        seed = data.get("draw_seed", 0)
+        if not _is_int(seed) or not -BIGINT <= seed < BIGINT:
+            self.c.error(place, _("draw_seed must be a whole number"))
+            seed = 0
+        archive = self.plan.series[number] = SeriesArchive(
+            values={
+                "draw_seed": seed,
+                "draw_method": self.choice(
+                    place, data, "draw_method", Series.DrawMethod.values, "random"
+                ),
+                "keep_apart": self.choice(
+                    place, data, "keep_apart", Series.KeepApart.values, "team"
+                ),
+                "status": self.choice(place, data, "status", Series.Status.values, "open"),
+                "started": self.c.boolean(place, data, "started", False),
+            }
+        )
+        for table_index, entry in enumerate(self.c.list_of(place, data, "tables", required=False)):
+            self.table(number, table_index, entry, tables, archive)
+
+    def table(self, series, index, data, tables, archive: SeriesArchive):
+        place = _("archive, series %(series)s, tables[%(index)s]") % {
+            "series": series,
+            "index": index,
+        }
+        data = self.obj(place, data, TABLE_FIELDS)
+        number = self.c.integer(place, data, "number", low=1, high=32767)
+        if number is None:
+            return
+        if (series, number) not in tables:
+            self.c.error(place, _("the document has no such table"))
+            return
+        games, penalties = tables[(series, number)]
+        plan = archive.tables[number] = TableArchive(
+            closed=self.c.boolean(place, data, "closed", False)
+        )
+        totals = data.get("paper_totals", {})
+        if not isinstance(totals, Mapping) or not all(
+            _is_int(v) or v is None for v in totals.values()
+        ):
+            self.c.error(place, _("paper_totals must map seats to whole numbers"))
+        else:
+            plan.paper_totals = dict(totals)
+        for game in self.c.list_of(place, data, "provisional", required=False):
+            if not _is_int(game) or not 1 <= game <= games:
+                self.c.error(
+                    place,
+                    _("provisional names no game of the sheet: %(game)s") % {"game": _shown(game)},
+                )
+            else:
+                plan.provisional.add(game)
+        client_ids = data.get("client_ids", {})
+        if not isinstance(client_ids, Mapping):
+            client_ids = {"": None}
+        for key, value in client_ids.items():
+            try:
+                game = int(key)
+                if not 1 <= game <= games:
+                    raise ValueError
+                plan.client_ids[game] = uuid.UUID(value)
+            except (TypeError, ValueError, AttributeError):
+                self.c.error(place, _("client_ids maps game numbers to UUIDs"))
+        copy = data.get("second_copy")
+        if copy is not None and not (
+            isinstance(copy, list) and all(isinstance(row, Mapping) for row in copy)
+        ):
+            self.c.error(place, _("second_copy must be a list of rows or null"))
+        else:
+            plan.second_copy = copy
+        for change_index, entry in enumerate(
+            self.c.list_of(place, data, "game_changes", required=False)
+        ):
+            self.game_change(f"{place}, game_changes[{change_index}]", entry, plan)
+        for change_index, entry in enumerate(
+            self.c.list_of(place, data, "penalty_changes", required=False)
+        ):
+            self.penalty_change(
+                f"{place}, penalty_changes[{change_index}]", entry, plan, penalties
+            )
+
+    def game_change(self, place, data, plan: TableArchive):
+        data = self.obj(place, data, GAME_CHANGE_FIELDS)
+        diff = data.get("diff", {})
+        if not isinstance(diff, Mapping):
+            self.c.error(place, _("diff must be a JSON object"))
+        change = GameChange(
+            game_number=self.c.integer(place, data, "game", low=1, high=32767),
+            action=self.choice(place, data, "action", GameChange.Action.values, "created"),
+            at=self.time(place, data, "at"),
+            diff=diff,
+            reason=self.c.text(place, data, "reason", required=False, max_length=200, strip=False)
+            or "",
+        )
+        current = self.c.boolean(place, data, "current", False)
+        plan.game_changes.append((change, current, self.by(place, data)))
+
+    def penalty_change(self, place, data, plan: TableArchive, penalties: int):
+        data = self.obj(place, data, PENALTY_CHANGE_FIELDS)
+        index = data.get("penalty")
+        if index is not None and not (_is_int(index) and 0 <= index < penalties):
+            self.c.error(place, _("penalty must be the index of a penalty of the table or null"))
+            index = None
+        change = PenaltyChange(
+            action=self.choice(place, data, "action", PenaltyChange.Action.values, "created"),
+            seat=self.c.integer(place, data, "seat", low=1, high=4),
+            points=self.c.integer(place, data, "points", low=-1000, high=1000),
+            penalty_reason=self.c.text(
+                place, data, "penalty_reason", required=False, max_length=120, strip=False
+            )
+            or "",
+            at=self.time(place, data, "at"),
+            reason=self.c.text(place, data, "reason", required=False, max_length=200, strip=False)
+            or "",
+        )
+        plan.penalty_changes.append((change, index, self.by(place, data)))
+
+
+def archive_check(checker, data, *, player_ids: set[str], tables) -> ArchivePlan:
+    """The archive of a document as a plan; problems go to `checker`'s messages."""
+    return _ArchiveChecker(checker, player_ids).check(data, tables)

@@ -1,0 +1,123 @@
+"""Export: a tournament as a `skat-tournament/1` document, read from the database."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from tournaments.games import game_mapping_of
+from tournaments.interchange.archive import archive_export
+from tournaments.interchange.common import FORMAT, GAME_BATCH
+from tournaments.models import (
+    Game,
+    GameType,
+    Penalty,
+    Player,
+    Registration,
+    Seat,
+    Table,
+    Tournament,
+)
+
+
+def _players_of(tournament: Tournament) -> list[Player]:
+    """Registered players and seated players no longer registered, by name then pk."""
+    ids = set(
+        Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+    )
+    ids.update(
+        Seat.objects.filter(series__tournament=tournament).values_list("player_id", flat=True)
+    )
+    players = Player.objects.filter(pk__in=ids).select_related("club")
+    return sorted(players, key=lambda p: (p.name, p.pk))
+
+
+def _export_game(game: Game) -> dict:
+    data = game_mapping_of(game)
+    if game.game != GameType.RAMSCH:
+        return data
+    # The row stores the scored seat as `declarer`; the document names it in `ramsch`.
+    seat = data.pop("declarer")
+    result = data.pop("ramsch")
+    data["ramsch"] = [{"seat": seat, "result": result}]
+    return data
+
+
+def export_document(tournament: Tournament, *, archive: bool = True) -> dict:
+    """The whole tournament as a `skat-tournament/1` document (key order of the contract).
+
+    With `archive` (the default) the document also carries the optional `archive` object
+    (`interchange.archive`): money, history, provisional and double-entry state, draw seeds.
+    """
+    players = _players_of(tournament)
+    ids = {player.pk: f"p{i}" for i, player in enumerate(players, start=1)}
+
+    seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for table_id, number, player_id in Seat.objects.filter(
+        series__tournament=tournament
+    ).values_list("table_id", "number", "player_id"):
+        seats[table_id].append((number, player_id))
+
+    games: dict[int, list[dict]] = defaultdict(list)
+    for game in (
+        Game.objects.filter(table__series__tournament=tournament)
+        .order_by("table_id", "number")
+        .iterator(chunk_size=GAME_BATCH)
+    ):
+        games[game.table_id].append(_export_game(game))
+
+    penalties: dict[int, list[dict]] = defaultdict(list)
+    for penalty in Penalty.objects.filter(table__series__tournament=tournament).order_by(
+        "table_id", "id"
+    ):
+        penalties[penalty.table_id].append(
+            {"seat": penalty.seat, "points": penalty.points, "reason": penalty.reason}
+        )
+
+    tables: dict[int, list[dict]] = defaultdict(list)
+    for table in Table.objects.filter(series__tournament=tournament).order_by("number"):
+        entry = {
+            "number": table.number,
+            "seats": [ids[player_id] for _number, player_id in sorted(seats[table.pk])],
+            "games": games[table.pk],
+        }
+        # `penalties` is optional in the contract: written only when there are some.
+        if penalties[table.pk]:
+            entry["penalties"] = penalties[table.pk]
+        tables[table.series_id].append(entry)
+
+    document = {
+        "format": FORMAT,
+        "tournament": {
+            "name": tournament.name,
+            "date": tournament.date.isoformat(),
+            "rules": tournament.rules,
+            "list_scoring": tournament.list_scoring,
+            "bonus": {
+                "won": tournament.bonus_won,
+                "lost": tournament.bonus_lost,
+                "others_3": tournament.bonus_others_3,
+                "others_4": tournament.bonus_others_4,
+            },
+            "games_per_series": {
+                "3": tournament.games_per_series_3,
+                "4": tournament.games_per_series_4,
+            },
+            "kontra": tournament.kontra_allowed,
+        },
+        "players": [
+            {
+                "id": ids[player.pk],
+                "name": player.name,
+                "club": player.club.name if player.club else None,
+                "team": player.team or None,
+            }
+            for player in players
+        ],
+        "series": [
+            {"number": series.number, "tables": tables[series.pk]}
+            for series in tournament.series.order_by("number")
+        ],
+    }
+    if archive:
+        document["archive"] = archive_export(tournament, ids)
+    return document
