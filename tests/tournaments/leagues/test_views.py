@@ -173,3 +173,9 @@ def test_a_substitute_is_exchanged_on_the_team_page(client_for, secretary, match
     assert f"{substitute.name} plays for {regular.name}" in response.content.decode()
     registered = set(match_day.registrations.values_list("player_id", flat=True))
     assert substitute.pk in registered and regular.pk not in registered
+
+
+def test_the_api_names_a_league_seasons_league(client, played):
+    response = client.get(f"/api/v1/seasons/{played.season.slug}")
+    assert response.status_code == 200
+    assert response.json()["club"] == "Ostthüringer Liga"
