@@ -25,8 +25,44 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(models.Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "slug"]
+    list_display = ["name", "league", "club", "slug", "status"]
     prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(models.League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["directors", "clubs"]
+
+
+class RosterInline(admin.TabularInline):
+    model = models.RosterEntry
+    extra = 0
+    autocomplete_fields = ["player"]
+    readonly_fields = ["season"]
+
+
+@admin.register(models.Team)
+class TeamAdmin(admin.ModelAdmin):
+    """Read here; rosters are kept through the season's pages (`leagues.services` checks
+    a player's one team per season and the roster limits)."""
+
+    list_display = ["name", "club", "season"]
+    list_filter = ["season"]
+    inlines = [RosterInline]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(models.Venue)
+class VenueAdmin(admin.ModelAdmin):
+    list_display = ["name", "tournament", "secretary"]
+    autocomplete_fields = ["secretary"]
 
 
 class RegistrationInline(admin.TabularInline):

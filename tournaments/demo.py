@@ -11,7 +11,8 @@ Terms:
   and saved with `bulk_create` without a history (no `GameChange` rows).
 - The *demo club* is "Skatfreunde Altenburg" with the secretary login `secretary` /
   `skat-demo`: a finished and a running ISPA tournament, a league season of three match days
-  and a North American tournée evening (`demo_create`).
+  and a North American tournée evening (`demo_create`), and the demo league of four clubs
+  (`leagues.demo`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from tournaments.demo_names import FEMALE_FIRST_NAMES, FIRST_NAMES, LAST_NAMES, 
 from tournaments.draw.services import series_close, series_draw
 from tournaments.errors import UserError
 from tournaments.games import game_score
+from tournaments.leagues.demo import league_demo_create, league_demo_delete
 from tournaments.models import (
     Category,
     Club,
@@ -551,6 +553,8 @@ def demo_create(*, stdout: TextIO | None = None) -> dict:
         _say(stdout, f"League season: {season} ({season.slug}), {len(match_days)} match days.")
         tournee = _demo_tournee(club, roster, rng)
         _say(stdout, f"North American tournée evening: {tournee} ({tournee.slug}).")
+        league = league_demo_create(home=club, secretary=user, rng=rng, fill=fill_table)
+        _say(stdout, f"League: {league['league']}, 8 teams of 4 clubs, 3 match days.")
     _say(stdout, DEMO_LOGIN)
     return {
         "created": True,
@@ -562,6 +566,7 @@ def demo_create(*, stdout: TextIO | None = None) -> dict:
         "season": season,
         "match_days": match_days,
         "tournee": tournee,
+        "league": league,
         "login": DEMO_LOGIN,
     }
 
@@ -678,6 +683,7 @@ def _demo_tournee(club: Club, roster: list[Player], rng: random.Random) -> Tourn
 def demo_delete(*, stdout: TextIO | None = None) -> bool:
     """Remove the demo club with its tournaments, seasons and players, and the demo user."""
     with transaction.atomic():
+        league = league_demo_delete()
         club = Club.objects.filter(name=DEMO_CLUB).first()
         if club is not None:
             # Tournaments first: their registrations and seats protect the players.
@@ -686,7 +692,7 @@ def demo_delete(*, stdout: TextIO | None = None) -> bool:
             Player.objects.filter(club=club).delete()
             club.delete()
         users = get_user_model().objects.filter(username=DEMO_USERNAME).delete()[0]
-    if club is None and not users:
+    if club is None and not users and not league:
         _say(stdout, "No demo data to remove.")
         return False
     _say(stdout, f"Removed the demo club “{DEMO_CLUB}” and the user “{DEMO_USERNAME}”.")

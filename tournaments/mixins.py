@@ -5,6 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
 
 from tournaments import permissions
 from tournaments.models import Series, Table, Tournament
@@ -16,7 +17,8 @@ class TournamentMixin:
     @cached_property
     def tournament(self) -> Tournament:
         tournament = get_object_or_404(
-            Tournament.objects.select_related("club", "season"), slug=self.kwargs["tournament"]
+            Tournament.objects.select_related("club", "season__league"),
+            slug=self.kwargs["tournament"],
         )
         # Secretaries' views check their own permission (403); public ones hide drafts (404).
         if not getattr(self, "manages", False) and not permissions.can_view_tournament(
@@ -50,7 +52,9 @@ class SeriesMixin(TournamentMixin):
 class TableMixin(SeriesMixin):
     @cached_property
     def table(self) -> Table:
-        table = get_object_or_404(Table, series=self.series, number=self.kwargs["table"])
+        table = get_object_or_404(
+            Table.objects.select_related("venue"), series=self.series, number=self.kwargs["table"]
+        )
         table.series = self.series
         self.series.tournament = self.tournament
         return table
@@ -62,13 +66,34 @@ class TableMixin(SeriesMixin):
 
 
 class ManageMixin(LoginRequiredMixin):
-    """Signed-in secretaries of the tournament's club only: others get 403."""
+    """Whoever manages the tournament (its club's secretaries; a league match day's
+    directors), or for one table's pages also its venue's secretary: others get 403, and
+    nobody changes a match day of a closed season."""
 
     manages = True
 
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
-        if not permissions.can_manage_tournament(request.user, self.tournament):
+        if "table" in self.kwargs:
+            if not permissions.can_keep_table(request.user, self.table):
+                raise PermissionDenied(
+                    _(
+                        "Only the secretary of this table's venue and the league's directors "
+                        "can keep this sheet."
+                    )
+                    if self.table.venue_id
+                    else ""
+                )
+        elif not permissions.can_manage_tournament(request.user, self.tournament):
             raise PermissionDenied
+        season = self.tournament.season
+        if request.method not in ("GET", "HEAD", "OPTIONS") and season and season.is_closed:
+            raise PermissionDenied(
+                _(
+                    "The season %(season)s is closed: its results are archived and can no "
+                    "longer be changed."
+                )
+                % {"season": season.name}
+            )
         return super().dispatch(request, *args, **kwargs)

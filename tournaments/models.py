@@ -108,10 +108,28 @@ class Player(models.Model):
 
 
 class Season(models.Model):
-    """A league season: its tournaments are the match days."""
+    """A season: its tournaments are the match days (a league's) or club evenings (a club's
+    annual ranking). Owned by a league or by a club, never both."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
 
     club = models.ForeignKey(
-        Club, on_delete=models.PROTECT, related_name="seasons", verbose_name=_("club")
+        Club,
+        on_delete=models.PROTECT,
+        related_name="seasons",
+        null=True,
+        blank=True,
+        verbose_name=_("club"),
+    )
+    league = models.ForeignKey(
+        "League",
+        on_delete=models.PROTECT,
+        related_name="seasons",
+        null=True,
+        blank=True,
+        verbose_name=_("league"),
     )
     name = models.CharField(_("name"), max_length=120, validators=[validate_no_control_characters])
     slug = models.SlugField(_("short name"), max_length=80, unique=True)
@@ -121,17 +139,54 @@ class Season(models.Model):
         blank=True,
         help_text=_("Leave empty to add up every member of a team."),
     )
+    team_size = models.PositiveSmallIntegerField(
+        _("players per team"), default=4, validators=[MinValueValidator(1)]
+    )
+    substitutes = models.PositiveSmallIntegerField(_("substitutes per team"), default=2)
+    min_series = models.PositiveSmallIntegerField(
+        _("minimum number of series"),
+        default=0,
+        help_text=_("Players with fewer series are listed, but not ranked."),
+    )
+    best_series = models.PositiveSmallIntegerField(
+        _("player table counts the best series"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Best n of all series played; leave empty to count every series."),
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
+    )
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    # The final tables as shown when the season was closed (`leagues.services.season_close`).
+    archive = models.JSONField(_("final tables"), default=dict, blank=True, editable=False)
 
     class Meta:
         ordering = ["-id"]
-        verbose_name = _("league season")
-        verbose_name_plural = _("league seasons")
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(club__isnull=False) & Q(league__isnull=True))
+                | (Q(club__isnull=True) & Q(league__isnull=False)),
+                name="season_owned_by_club_or_league",
+            ),
+        ]
 
     def __str__(self):
         return self.name
 
     def get_absolute_url(self):
         return reverse("season_detail", kwargs={"season": self.slug})
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == self.Status.CLOSED
+
+    @property
+    def owner(self):
+        return self.league or self.club
 
 
 class Tournament(models.Model):
@@ -403,6 +458,15 @@ class Table(models.Model):
     # entry). Empty = no link issued or revoked.
     entry_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     entry_token_2 = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # A league match day played at several places: the venue whose secretary keeps it.
+    venue = models.ForeignKey(
+        "Venue",
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="tables",
+        verbose_name=_("venue"),
+    )
 
     class Meta:
         ordering = ["series", "number"]
@@ -718,79 +782,6 @@ class PenaltyChange(models.Model):
         return f"{self.get_action_display()} {self.seat}: {self.points}"
 
 
-class Prize(models.Model):
-    """One line of a prize plan: a rank in a ranking wins a fixed amount or a share of the pot."""
-
-    class Scope(models.TextChoices):
-        OVERALL = "overall", _("overall standings")
-        SERIES = "series", _("a series")
-        CATEGORY = "category", _("a category")
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
-    scope = models.CharField(_("ranking"), max_length=10, choices=Scope.choices)
-    # 0 unless the scope is a series (no NULLs, so the unique constraint works everywhere).
-    series_number = models.PositiveSmallIntegerField(_("series"), default=0)
-    category = models.CharField(
-        _("category"), max_length=16, choices=Category.choices, blank=True, default=""
-    )
-    rank = models.PositiveSmallIntegerField(_("rank"))
-    amount = models.DecimalField(
-        _("fixed amount"), max_digits=10, decimal_places=2, null=True, blank=True
-    )
-    share = models.DecimalField(
-        _("share of the pot (%)"), max_digits=5, decimal_places=2, null=True, blank=True
-    )
-
-    class Meta:
-        ordering = ["tournament", "scope", "series_number", "category", "rank"]
-        verbose_name = _("prize")
-        verbose_name_plural = _("prizes")
-        constraints = [
-            models.CheckConstraint(
-                condition=(Q(amount__isnull=False) & Q(share__isnull=True))
-                | (Q(amount__isnull=True) & Q(share__isnull=False)),
-                name="prize_amount_or_share",
-            ),
-            models.CheckConstraint(condition=Q(rank__gte=1), name="prize_rank_positive"),
-            models.UniqueConstraint(
-                fields=["tournament", "scope", "series_number", "category", "rank"],
-                name="prize_once_per_rank",
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.get_scope_display()} #{self.rank}"
-
-
-class Payment(models.Model):
-    """Money a player paid in (positive) or was paid out (negative, e.g. a prize)."""
-
-    class Kind(models.TextChoices):
-        FEES = "fees", _("fees paid")
-        PRIZE = "prize", _("prize paid out")
-        REFUND = "refund", _("refund")
-
-    registration = models.ForeignKey(
-        Registration, on_delete=models.CASCADE, related_name="payments"
-    )
-    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.FEES)
-    amount = models.DecimalField(_("amount"), max_digits=10, decimal_places=2)
-    note = models.CharField(_("note"), max_length=120, blank=True)
-    at = models.DateTimeField(_("at"), auto_now_add=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("by"),
-    )
-
-    class Meta:
-        ordering = ["registration", "at", "id"]
-        verbose_name = _("payment")
-        verbose_name_plural = _("payments")
-        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="payment_not_zero")]
-
-    def __str__(self):
-        return f"{self.get_kind_display()} {self.amount}"
+# The league and money models (their own modules, registered with the app's models from here).
+from tournaments.leagues.models import League, MatchDayConfirmation, RosterEntry, Team, Venue  # noqa: E402, F401, I001
+from tournaments.money.models import Payment, Prize  # noqa: E402, F401, I001

@@ -2,13 +2,19 @@
 
 - A club's secretaries (and superusers) manage that club's players, seasons and tournaments:
   draw, enter and correct scores, print, publish.
+- A league's directors run its seasons: the match days (draw, publish, confirm), the
+  season's settings, closing it. A league match day belongs to the league, not to the club
+  that hosts it.
+- Each club's secretaries manage their own teams and rosters in a season.
+- A venue's secretary enters and closes the sheets of that venue's tables only (and the
+  league's directors may too).
 - Everyone else (players, the public, other clubs' secretaries) reads what is published.
 
 A write records who made it (`acting_user`): the signed-in user, or nobody for a phone's
 table link.
 """
 
-from tournaments.models import Club, Tournament
+from tournaments.models import Club, League, Season, Table, Team, Tournament
 
 
 def can_manage_club(user, club: Club | None) -> bool:
@@ -19,8 +25,43 @@ def can_manage_club(user, club: Club | None) -> bool:
     return club.secretaries.filter(pk=user.pk).exists()
 
 
+def can_direct_league(user, league: League | None) -> bool:
+    if league is None or not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return league.directors.filter(pk=user.pk).exists()
+
+
+def can_manage_season(user, season: Season) -> bool:
+    """A league season: its league's directors; a club season: the club's secretaries."""
+    if season.league_id is not None:
+        return can_direct_league(user, season.league)
+    return can_manage_club(user, season.club)
+
+
+def can_manage_team(user, team: Team) -> bool:
+    """A team and its roster: the secretaries of the team's club."""
+    return can_manage_club(user, team.club)
+
+
 def can_manage_tournament(user, tournament: Tournament) -> bool:
+    season = tournament.season if tournament.season_id is not None else None
+    if season is not None and season.league_id is not None:
+        return can_direct_league(user, season.league)
     return can_manage_club(user, tournament.club)
+
+
+def can_keep_table(user, table: Table) -> bool:
+    """Enter, correct and close a table's sheet: at a venue its secretary (or whoever
+    manages the tournament), else whoever manages the tournament."""
+    if (
+        table.venue_id is not None
+        and user.is_authenticated
+        and table.venue.secretary_id == user.pk
+    ):
+        return True
+    return can_manage_tournament(user, table.series.tournament)
 
 
 def managed_clubs(user):

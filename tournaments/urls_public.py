@@ -3,6 +3,7 @@ each tournament's standings.json."""
 
 from tournaments.api import urls as api
 from tournaments.exporters import urls as exporters
+from tournaments.leagues import urls as leagues
 from tournaments.standings import urls as standings
 
-urlpatterns = [*standings.public, *exporters.public, *api.public]
+urlpatterns = [*standings.public, *exporters.public, *api.public, *leagues.public]

@@ -43,3 +43,17 @@ def double(tournament, seated_series):
     tournament.double_entry = True
     tournament.save()
     return seated_series(3).tables.get()
+
+
+# The league cast and data (leagues tests and the permissions matrix).
+from tests.tournaments.leagues.fixtures import (  # noqa: E402, F401
+    league,
+    league_director,
+    league_season,
+    match_day,
+    teams,
+    venue_secretary,
+    venue_secretary_2,
+    zeitz,
+    zeitz_secretary,
+)

@@ -38,12 +38,15 @@ FLOORS = [
             "tournaments.demo_names",
             "tournaments.draw.engine",  # pure Python: the draw itself
             "tournaments.registry.player_import",  # reads a file, writes nothing
+            "tournaments.validators",
+            "tournaments.leagues.models",  # registered with the app's models
+            "tournaments.money.models",  # registered with the app's models
         ),
     ),
     ("games", ("tournaments.games",)),
     ("sheets", ("tournaments.sheets.selectors", "tournaments.sheets.services")),
     ("entry", ("tournaments.entry.selectors", "tournaments.entry.services")),
-    ("standings", ("tournaments.standings.selectors",)),
+    ("standings", ("tournaments.standings.selectors", "tournaments.leagues.selectors")),
     (
         "draw, registry, money",
         (
@@ -53,6 +56,7 @@ FLOORS = [
             "tournaments.registry.selectors",
             "tournaments.money.selectors",
             "tournaments.money.services",
+            "tournaments.leagues.services",
         ),
     ),
     (
@@ -67,6 +71,7 @@ FLOORS = [
             "tournaments.exporters",
             "tournaments.templatetags",
             "tournaments.api",
+            "tournaments.leagues",
         ),
     ),
     (
@@ -74,6 +79,8 @@ FLOORS = [
         (
             "tournaments.admin",
             "tournaments.interchange",
+            "tournaments.leagues.interchange",
+            "tournaments.leagues.demo",
             "tournaments.demo",
             "tournaments.urls_admin",
             "tournaments.urls_public",

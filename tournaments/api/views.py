@@ -375,15 +375,16 @@ def _season_out(season: Season) -> dict:
     return {
         "slug": season.slug,
         "name": season.name,
-        "club": season.club.name,
+        # A league's season belongs to the league (`Season.owner`), a club's to the club.
+        "club": str(season.owner),
         "teams_best_n": season.teams_best_n,
         "url": season.get_absolute_url(),
     }
 
 
 def _visible_season(request, season: Season) -> bool:
-    return season.tournaments.filter(published=True).exists() or permissions.can_manage_club(
-        request.user, season.club
+    return season.tournaments.filter(published=True).exists() or permissions.can_manage_season(
+        request.user, season
     )
 
 

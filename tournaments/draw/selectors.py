@@ -3,7 +3,26 @@
 from __future__ import annotations
 
 from tournaments.draw import engine
-from tournaments.models import Seat, Series, Tournament
+from tournaments.models import RosterEntry, Seat, Series, Tournament, Venue
+
+
+def season_teams(tournament: Tournament) -> dict[int, tuple[str, int | None]]:
+    """Player → (team name, venue id) from the rosters of the tournament's season: in a
+    season a player's team is the roster's, not the text on the player; the venue is the
+    one of this match day the team plays at (None without venues)."""
+    if tournament.season_id is None:
+        return {}
+    venue_of = dict(
+        Venue.teams.through.objects.filter(venue__tournament=tournament).values_list(
+            "team_id", "venue_id"
+        )
+    )
+    return {
+        player_id: (team_name, venue_of.get(team_id))
+        for player_id, team_id, team_name in RosterEntry.objects.filter(
+            season_id=tournament.season_id
+        ).values_list("player_id", "team_id", "team__name")
+    }
 
 
 def previous_opponents(
@@ -31,7 +50,13 @@ def draw_conflicts(series: Series) -> list[tuple[str, str, str]]:
     ):
         tables.setdefault(seat.table_id, []).append(seat.player)
     players = [player for seated in tables.values() for player in seated]
-    entrants = [engine.Entrant(id=p.pk, team=p.team, club=str(p.club_id or "")) for p in players]
+    teams = season_teams(series.tournament)
+    entrants = [
+        engine.Entrant(
+            id=p.pk, team=teams[p.pk][0] if p.pk in teams else p.team, club=str(p.club_id or "")
+        )
+        for p in players
+    ]
     names = {p.pk: p.name for p in players}
     found = engine.conflicts(
         [[p.pk for p in seated] for seated in tables.values()],

@@ -17,7 +17,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments.draw import engine as draw_engine
-from tournaments.draw.selectors import previous_opponents
+from tournaments.draw.selectors import previous_opponents, season_teams
 from tournaments.entry.services import table_links_issue
 from tournaments.errors import UserError
 from tournaments.models import Game, Registration, Seat, Series, Table, Tournament
@@ -26,17 +26,20 @@ from tournaments.standings.selectors import tournament_standings
 
 def _draw_tables(
     *, tournament: Tournament, method: str, seed: int, keep_apart: str, number: int
-) -> list[list[int]]:
-    """The seating of series `number`; earlier series give the previous opponents."""
+) -> list[tuple[int | None, list[int]]]:
+    """The seating of series `number` as (venue id, players) per table: a match day at
+    venues draws each venue's players at that venue's tables; earlier series give the
+    previous opponents."""
     if keep_apart not in Series.KeepApart.values:
         raise UserError(_("Choose whom the draw keeps apart."), field="keep_apart")
     registrations = list(
         Registration.objects.filter(tournament=tournament).select_related("player__club")
     )
+    teams = season_teams(tournament)
     entrants = [
         draw_engine.Entrant(
             id=r.player_id,
-            team=r.player.team,
+            team=teams[r.player_id][0] if r.player_id in teams else r.player.team,
             club=r.player.club.name if r.player.club else "",
         )
         for r in registrations
@@ -66,14 +69,54 @@ def _draw_tables(
         # Players without a result yet (late entries) go to the end, in name order.
         names = {r.player_id: r.player.name.casefold() for r in registrations}
         ranking += sorted(registered - set(ranking), key=lambda pid: (names[pid], pid))
+    previous = previous_opponents(tournament, before=number)
+    venues = list(tournament.venues.order_by("pk"))
+    if not venues:
+        drawn = _draw_group(entrants, seed, ranking, keep_apart, previous, tournament.five_tables)
+        return [(None, t) for t in drawn]
+    player_names = {r.player_id: r.player.name for r in registrations}
+    at_venue: dict[int, list[draw_engine.Entrant]] = {venue.pk: [] for venue in venues}
+    for entrant in entrants:
+        venue_id = teams.get(entrant.id, ("", None))[1]
+        if venue_id is None:
+            raise UserError(
+                _(
+                    "%(player)s plays for no team of a venue of this match day: put the "
+                    "player's team at a venue, or remove the registration."
+                )
+                % {"player": player_names[entrant.id]}
+            )
+        at_venue[venue_id].append(entrant)
+    tables = []
+    for venue in venues:
+        group = at_venue[venue.pk]
+        if not group:
+            continue
+        ids = {e.id for e in group}
+        try:
+            drawn = _draw_group(
+                group,
+                seed,
+                [pid for pid in ranking if pid in ids] if ranking is not None else None,
+                keep_apart,
+                previous,
+                tournament.five_tables,
+            )
+        except UserError as error:
+            raise UserError(f"{venue.name}: {error}", code=error.code) from None
+        tables += [(venue.pk, t) for t in drawn]
+    return tables
+
+
+def _draw_group(entrants, seed, ranking, keep_apart, previous, fives=False) -> list[list[int]]:
     try:
         return draw_engine.draw(
             entrants,
             seed=seed,
             ranking=ranking,
             keep_apart=keep_apart,
-            previous_opponents=previous_opponents(tournament, before=number),
-            fives=tournament.five_tables,
+            previous_opponents=previous,
+            fives=fives,
         )
     except draw_engine.DrawError as error:
         raise UserError(_draw_message(error, len(entrants)), code=error.code) from None
@@ -88,11 +131,11 @@ def _draw_message(error: draw_engine.DrawError, count: int) -> str:
     return str(error)
 
 
-def _create_tables(series: Series, tables: Sequence[Sequence[int]]):
+def _create_tables(series: Series, tables: Sequence[tuple[int | None, Sequence[int]]]):
     table_rows = Table.objects.bulk_create(
         [
-            Table(series=series, number=i, size=len(players))
-            for i, players in enumerate(tables, start=1)
+            Table(series=series, number=i, size=len(players), venue_id=venue_id)
+            for i, (venue_id, players) in enumerate(tables, start=1)
         ]
     )
     Seat.objects.bulk_create(
@@ -104,7 +147,7 @@ def _create_tables(series: Series, tables: Sequence[Sequence[int]]):
                 number=seat,
                 player_id=player_id,
             )
-            for table, players in zip(table_rows, tables, strict=True)
+            for table, (_venue, players) in zip(table_rows, tables, strict=True)
             for seat, player_id in enumerate(players, start=1)
         ]
     )

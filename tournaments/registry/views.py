@@ -8,7 +8,7 @@ Every state change is a POST that calls one service and redirects (STYLE habit 9
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.functional import cached_property
@@ -56,8 +56,16 @@ class DashboardView(LoginRequiredMixin, TemplateView):
             player_count=Count("players", distinct=True)
         )
         context["clubs"] = clubs
+        # A league's match day belongs to its directors, not to the club that hosts it.
+        user = self.request.user
+        directed = (
+            Q(season__league__isnull=False)
+            if user.is_superuser
+            else Q(season__league__directors=user)
+        )
         context["tournaments"] = (
-            Tournament.objects.filter(club__in=clubs)
+            Tournament.objects.filter(Q(club__in=clubs, season__league__isnull=True) | directed)
+            .distinct()
             .select_related("club")
             .annotate(players=Count("registrations", distinct=True))
             .order_by("-date", "-pk")

@@ -352,6 +352,13 @@ class SheetCloseView(SheetMixin, TemplateView):
             else:
                 if not differences or accept:
                     messages.success(request, _("%(table)s is closed.") % {"table": self.table})
+                    if self.table.venue_id and not self.can_manage:
+                        # A venue's secretary goes back to the venue's tables, not the desk.
+                        return redirect(
+                            "manage:venue",
+                            tournament=self.tournament.slug,
+                            venue=self.table.venue_id,
+                        )
                     return redirect(
                         "manage:series",
                         tournament=self.tournament.slug,

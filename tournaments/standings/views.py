@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.formats import date_format
 from django.views.generic import DetailView, TemplateView
 from django_tables2 import RequestConfig
@@ -184,6 +184,12 @@ class PlayerDetailView(DetailView):
 
 class SeasonDetailView(TemplateView):
     template_name = "tournaments/season_detail.html"
+
+    def get(self, request, *args, **kwargs):
+        # A league's season has its own tables page (rosters, venues, confirmed days).
+        if Season.objects.filter(slug=kwargs["season"], league__isnull=False).exists():
+            return redirect("league_season", season=kwargs["season"])
+        return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

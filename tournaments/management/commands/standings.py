@@ -1,14 +1,19 @@
-"""`manage.py standings SLUG [--format text|json]`: a tournament's standings.
+"""`manage.py standings SLUG [--format text|json]`: a tournament's standings;
+`manage.py standings --season SLUG --format json`: a season's team and player tables.
 
 `json` is the list of interchange.md "Standings JSON"; `text` is the same figures as an
 aligned table for a terminal. Both come from `standings.selectors.tournament_standings`.
+A season's JSON is `leagues.selectors.tables_json` of the season page's tables (the
+published match days; a closed season's archive).
 """
 
 import json
 
-from django.core.management.base import BaseCommand, no_translations
+from django.core.management.base import BaseCommand, CommandError, no_translations
 
 from tournaments.interchange import standings_json
+from tournaments.leagues.selectors import season_tables, tables_json
+from tournaments.management.commands.export_season import season_by_slug
 from tournaments.management.commands.export_tournament import tournament_by_slug
 
 
@@ -49,11 +54,20 @@ class Command(BaseCommand):
     help = "Print a tournament's standings as an aligned table or as JSON."
 
     def add_arguments(self, parser):
-        parser.add_argument("slug", help="the tournament's short name")
+        parser.add_argument("slug", nargs="?", help="the tournament's short name")
+        parser.add_argument("--season", help="a season's short name: its team and player tables")
         parser.add_argument("--format", choices=["text", "json"], default="text")
 
     @no_translations
-    def handle(self, *args, slug, **options):
+    def handle(self, *args, slug=None, season=None, **options):
+        if season is not None:
+            if options["format"] != "json":
+                raise CommandError("a season's tables are printed with --format json")
+            tables = tables_json(season_tables(season_by_slug(season)))
+            self.stdout.write(json.dumps(tables, ensure_ascii=False, indent=2))
+            return
+        if slug is None:
+            raise CommandError("name a tournament, or a season with --season")
         tournament = tournament_by_slug(slug)
         rows = standings_json(tournament)
         if options["format"] == "json":

@@ -1,0 +1,154 @@
+"""The season document: export → import → export byte-identical, bad documents write
+nothing; `manage.py standings --season` agrees with the season page."""
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from tests.tournaments.leagues.helpers import play_series
+from tournaments.leagues.interchange import (
+    SeasonDocumentError,
+    export_season,
+    import_season,
+    season_text,
+)
+from tournaments.leagues.services import match_day_confirm, season_close
+from tournaments.models import Season, Table, Team, Tournament, Venue
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def confirmed(match_day):
+    play_series(match_day)
+    match_day_confirm(tournament=match_day)
+    return match_day
+
+
+def remove(season):
+    """The season gone from the site (its players stay), as on another installation: a
+    tournament of the same name and date is refused (`interchange.import_document`)."""
+    season.tournaments.all().delete()
+    season.delete()
+
+
+def test_export_import_export_is_byte_identical(confirmed, tmp_path):
+    text = season_text(confirmed.season)
+    path = tmp_path / "season.json"
+    call_command("export_season", confirmed.season.slug, output=str(path))
+    assert path.read_text(encoding="utf-8") == text
+    remove(confirmed.season)
+    out = io.StringIO()
+    call_command("import_season", str(path), stdout=out)
+    copy = Season.objects.get(slug=out.getvalue().strip())
+    assert season_text(copy) == text
+    day = copy.tournaments.get()
+    assert set(day.venues.values_list("name", flat=True)) == {"Altenburg", "Zeitz"}
+    assert Table.objects.filter(series__tournament=day, venue__isnull=True).count() == 0
+    assert hasattr(day, "confirmation")
+
+
+def test_a_closed_season_comes_back_closed_with_the_same_tables(confirmed):
+    season = season_close(season=confirmed.season)
+    text = season_text(season)
+    archive = season.archive
+    remove(season)
+    copy = import_season(json.loads(text))
+    assert copy.is_closed
+    assert copy.archive["teams"] == archive["teams"]
+
+    # The match days' slugs are the installation's own; every figure is the same.
+    def figures(players):
+        return [{k: v for k, v in p.items() if k != "days"} for p in players]
+
+    assert figures(copy.archive["players"]) == figures(archive["players"])
+    assert season_text(copy) == text
+
+
+def test_the_document_names_the_season_its_teams_and_venues(confirmed):
+    doc = export_season(confirmed.season)
+    assert doc["format"] == "skat-season/1"
+    assert doc["season"]["league"]["clubs"] == ["Skatclub Zeitz", "Skatfreunde Altenburg"]
+    assert [t["name"] for t in doc["teams"]] == [
+        "Altenburg I",
+        "Altenburg II",
+        "Zeitz I",
+        "Zeitz II",
+    ]
+    assert doc["teams"][0]["roster"][-1] == {"name": "Altenburg I Ersatz", "substitute": True}
+    venues = doc["match_days"][0]["venues"]
+    assert venues[0] == {
+        "name": "Altenburg",
+        "teams": ["Altenburg I", "Zeitz I"],
+        "tables": [{"series": 1, "tables": [1, 2]}],
+    }
+    assert doc["match_days"][0]["tournament"]["format"] == "skat-tournament/1"
+
+
+def _counts():
+    return (
+        Season.objects.count(),
+        Tournament.objects.count(),
+        Team.objects.count(),
+        Venue.objects.count(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (lambda d: d.update(format="skat-season/0"), "no skat-season/1 document"),
+        (
+            lambda d: d["match_days"][0]["venues"][0]["teams"].append("Gera I"),
+            "no team named Gera I",
+        ),
+        (
+            lambda d: d["match_days"][0]["tournament"]["series"][0]["tables"][0]["games"][
+                0
+            ].update(matadors=99),
+            "match_days[0]: series 1, table 1, game 1",
+        ),
+        (
+            # a player on two rosters of the season
+            lambda d: (
+                d["teams"][1]["roster"].append(dict(d["teams"][1]["roster"][0]))
+                or d["teams"][0]["roster"].append({"name": d["teams"][2]["roster"][0]["name"]})
+            ),
+            "teams[",
+        ),
+        (
+            lambda d: d["match_days"][0]["venues"][1]["tables"][0]["tables"].append(1),
+            "match_days[0].venues[1]: Series 1 has no table 1 without a venue",
+        ),
+    ],
+)
+def test_a_bad_document_is_refused_whole(confirmed, spoil, message):
+    """(A good one would import: the round trip above.)"""
+    doc = export_season(confirmed.season)
+    remove(confirmed.season)
+    spoil(doc)
+    before = _counts()
+    with pytest.raises(SeasonDocumentError) as caught:
+        import_season(doc)
+    assert message in str(caught.value)
+    assert _counts() == before
+
+
+def test_the_standings_command_agrees_with_the_season_page(client, confirmed):
+    out = io.StringIO()
+    call_command("standings", season=confirmed.season.slug, format="json", stdout=out)
+    printed = json.loads(out.getvalue())
+    page = client.get(reverse("league_season", kwargs={"season": confirmed.season.slug}))
+    tables = page.context["tables"]
+    assert [(t["rank"], t["team"], t["list_points"]) for t in printed["teams"]] == [
+        (r.rank, r.team, r.list_points) for r in tables.teams
+    ]
+    assert [t["match_points_won"] for t in printed["teams"]] == [
+        r.match_points_won for r in tables.teams
+    ]
+    assert [(p["rank"], p["player"], p["list_points"]) for p in printed["players"]] == [
+        (r.rank, r.name, r.list_points) for r in tables.players
+    ]

@@ -1,0 +1,274 @@
+"""The season document `skat-season/1`: a season with its owner, teams and rosters, and
+its match days, each holding its tournament as a `skat-tournament/1` document
+(`tournaments.interchange`) with the venues that played it.
+
+Export writes what identifies a season anywhere (names, not database ids, slugs or user
+accounts); import is all-or-nothing: the document is checked first, every match day goes
+through `interchange.import_document`, and any problem is raised as one
+`SeasonDocumentError` with located messages ("match_days[2].venues[0]: ...") while nothing
+is written. Export → import → export gives the same bytes (`season_text`).
+
+Choices:
+- players on rosters are found by name within the team's club (the first by id), else
+  created; tournament players as `import_document` finds them;
+- a league found by name is reused and gets the document's member clubs added; clubs are
+  found by name or created;
+- venue secretaries and league directors are user accounts of an installation: not in
+  the document; the league director of the installation confirms nothing on import, the
+  document's `confirmed` match days are confirmed as they were;
+- a `closed` season is closed again on import, its final tables archived afresh from the
+  same games (so they are the same figures).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments.errors import UserError
+from tournaments.interchange import InterchangeError, export_document, import_document
+from tournaments.leagues.services import (
+    league_create,
+    league_season_create,
+    match_day_confirm,
+    roster_add,
+    season_close,
+    season_update,
+    team_create,
+    venue_restore,
+)
+from tournaments.models import (
+    Club,
+    League,
+    MatchDayConfirmation,
+    Player,
+    Season,
+    Table,
+)
+from tournaments.registry.services import (
+    club_create,
+    player_create,
+    season_create,
+    tournament_update,
+)
+
+FORMAT = "skat-season/1"
+SETTINGS = ("teams_best_n", "team_size", "substitutes", "min_series", "best_series")
+
+
+class SeasonDocumentError(Exception):
+    def __init__(self, messages: list[str]):
+        super().__init__("\n".join(messages))
+        self.messages = messages
+
+
+def export_season(season: Season) -> dict:
+    """The whole season as a `skat-season/1` document."""
+    if season.league_id is not None:
+        owner = {
+            "league": {
+                "name": season.league.name,
+                "clubs": sorted(season.league.clubs.values_list("name", flat=True)),
+            }
+        }
+    else:
+        owner = {"club": season.club.name}
+    teams = []
+    for team in season.teams.select_related("club").order_by("name"):
+        roster = team.roster.select_related("player").order_by(
+            "substitute", "player__name", "player__pk"
+        )
+        teams.append(
+            {
+                "name": team.name,
+                "club": team.club.name,
+                "roster": [
+                    {"name": entry.player.name, "substitute": entry.substitute} for entry in roster
+                ],
+            }
+        )
+    match_days = []
+    for day in season.tournaments.select_related("club").order_by("date", "pk"):
+        venues = []
+        for venue in day.venues.order_by("pk"):
+            tables = (
+                Table.objects.filter(venue=venue)
+                .order_by("series__number", "number")
+                .values_list("series__number", "number")
+            )
+            by_series: dict[int, list[int]] = {}
+            for series, number in tables:
+                by_series.setdefault(series, []).append(number)
+            venues.append(
+                {
+                    "name": venue.name,
+                    "teams": sorted(venue.teams.values_list("name", flat=True)),
+                    "tables": [
+                        {"series": series, "tables": numbers}
+                        for series, numbers in sorted(by_series.items())
+                    ],
+                }
+            )
+        match_days.append(
+            {
+                "host": day.club.name,
+                "published": day.published,
+                "confirmed": MatchDayConfirmation.objects.filter(tournament=day).exists(),
+                "venues": venues,
+                # The contract's form: the season document itself says what the tournament
+                # archive would (its season, host, publication).
+                "tournament": export_document(day, archive=False),
+            }
+        )
+    return {
+        "format": FORMAT,
+        "season": {
+            "name": season.name,
+            **owner,
+            "settings": {name: getattr(season, name) for name in SETTINGS},
+            "closed": season.is_closed,
+        },
+        "teams": teams,
+        "match_days": match_days,
+    }
+
+
+def season_text(season: Season) -> str:
+    """The document as the command writes it: the bytes a round trip keeps."""
+    return json.dumps(export_season(season), ensure_ascii=False, indent=2) + "\n"
+
+
+# --------------------------------------------------------------------------------------
+# Import
+# --------------------------------------------------------------------------------------
+
+
+def _check(doc) -> list[str]:
+    """The document's shape; the services check the rest while writing."""
+    problems = []
+
+    def need(mapping, key, kind, place):
+        if not isinstance(mapping, dict) or not isinstance(mapping.get(key), kind):
+            problems.append(
+                _("%(place)s: %(key)s is missing or not a %(kind)s.")
+                % {"place": place, "key": key, "kind": getattr(kind, "__name__", "value")}
+            )
+            return False
+        return True
+
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        return [_("This is no %(format)s document.") % {"format": FORMAT}]
+    if need(doc, "season", dict, "season"):
+        season = doc["season"]
+        need(season, "name", str, "season")
+        need(season, "settings", dict, "season")
+        if isinstance(season.get("league"), dict):
+            need(season["league"], "name", str, "season.league")
+            need(season["league"], "clubs", list, "season.league")
+        elif not isinstance(season.get("club"), str):
+            problems.append(_("season: name its league or its club."))
+    if need(doc, "teams", list, "document"):
+        for i, team in enumerate(doc["teams"]):
+            place = f"teams[{i}]"
+            named = need(team, "name", str, place) & need(team, "club", str, place)
+            if named and need(team, "roster", list, place):
+                for j, entry in enumerate(team["roster"]):
+                    need(entry, "name", str, f"{place}.roster[{j}]")
+    team_names = {t.get("name") for t in doc.get("teams") or [] if isinstance(t, dict)}
+    if need(doc, "match_days", list, "document"):
+        for i, day in enumerate(doc["match_days"]):
+            place = f"match_days[{i}]"
+            need(day, "host", str, place)
+            need(day, "tournament", dict, place)
+            if need(day, "venues", list, place):
+                for j, venue in enumerate(day["venues"]):
+                    vplace = f"{place}.venues[{j}]"
+                    need(venue, "name", str, vplace)
+                    if need(venue, "teams", list, vplace):
+                        for name in venue["teams"]:
+                            if name not in team_names:
+                                problems.append(
+                                    _("%(place)s: no team named %(team)s in the document.")
+                                    % {"place": vplace, "team": name}
+                                )
+                    need(venue, "tables", list, vplace)
+    return problems
+
+
+def _club(name: str) -> Club:
+    return Club.objects.filter(name=name).first() or club_create(name=name)
+
+
+def import_season(doc) -> Season:
+    """Create a season from a `skat-season/1` document, or raise SeasonDocumentError and
+    write nothing."""
+    problems = _check(doc)
+    if problems:
+        raise SeasonDocumentError(problems)
+    place = "season"
+    try:
+        with transaction.atomic():
+            meta = doc["season"]
+            settings = {k: meta["settings"].get(k) for k in SETTINGS if k in meta["settings"]}
+            if "league" in meta:
+                clubs = [_club(name) for name in meta["league"]["clubs"]]
+                league = League.objects.filter(name=meta["league"]["name"]).first()
+                if league is None:
+                    league = league_create(name=meta["league"]["name"], clubs=clubs)
+                else:
+                    league.clubs.add(*clubs)
+                season = league_season_create(league=league, name=meta["name"])
+            else:
+                season = season_create(club=_club(meta["club"]), name=meta["name"])
+            if settings:
+                season = season_update(season=season, **settings)
+            days = []
+            for i, day in enumerate(doc["match_days"]):
+                place = f"match_days[{i}]"
+                tournament = import_document(day["tournament"], club=day["host"])
+                days.append(
+                    tournament_update(
+                        tournament=tournament,
+                        season=season,
+                        published=bool(day.get("published", True)),
+                    )
+                )
+            teams = {}
+            for i, entry in enumerate(doc["teams"]):
+                place = f"teams[{i}]"
+                club = _club(entry["club"])
+                team = teams[entry["name"]] = team_create(
+                    season=season, club=club, name=entry["name"]
+                )
+                for member in entry["roster"]:
+                    player = Player.objects.filter(name=member["name"], club=club).order_by(
+                        "pk"
+                    ).first() or player_create(name=member["name"], club=club)
+                    roster_add(team=team, player=player, substitute=bool(member.get("substitute")))
+            for i, (day, tournament) in enumerate(zip(doc["match_days"], days, strict=True)):
+                place = f"match_days[{i}]"
+                for j, venue in enumerate(day["venues"]):
+                    place = f"match_days[{i}].venues[{j}]"
+                    venue_restore(
+                        tournament=tournament,
+                        name=venue["name"],
+                        teams=[teams[name] for name in venue["teams"]],
+                        tables=[
+                            (group["series"], number)
+                            for group in venue["tables"]
+                            for number in group["tables"]
+                        ],
+                    )
+                place = f"match_days[{i}]"
+                if day.get("confirmed"):
+                    match_day_confirm(tournament=tournament)
+            place = "season"
+            if meta.get("closed"):
+                season = season_close(season=season)
+    except InterchangeError as error:
+        raise SeasonDocumentError([f"{place}: {m}" for m in error.messages]) from None
+    except UserError as error:
+        raise SeasonDocumentError([f"{place}: {error}"]) from None
+    return Season.objects.get(pk=season.pk)

@@ -1,0 +1,368 @@
+"""Writes of leagues and seasons: leagues, league seasons and their settings, teams and
+rosters, match days with their venues, confirming a match day, closing a season.
+
+Terms (`tournaments.leagues.models`). The federation's limits that are checked here: a
+player is on one roster per season (the database keeps that too) and plays for a team of
+their own club; a roster holds at most `Season.team_size` regulars and
+`Season.substitutes` substitutes; a team plays at one venue of a match day. A closed
+season is read-only: every write here refuses it with a message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.errors import UserError, validated
+from tournaments.leagues.selectors import season_tables, tables_json
+from tournaments.models import (
+    Club,
+    League,
+    MatchDayConfirmation,
+    Player,
+    Registration,
+    RosterEntry,
+    Season,
+    Table,
+    Team,
+    Tournament,
+    Venue,
+)
+from tournaments.registry.services import registration_add, tournament_create, unique_slug
+
+SEASON_SETTINGS = ("teams_best_n", "team_size", "substitutes", "min_series", "best_series")
+
+
+def _open_season(season: Season) -> Season:
+    """The season locked for the write, or a UserError when it is closed."""
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    if season.is_closed:
+        raise UserError(
+            _(
+                "The season %(season)s is closed: its results are archived and can no "
+                "longer be changed."
+            )
+            % {"season": season.name}
+        )
+    return season
+
+
+def league_create(
+    *,
+    name: str,
+    slug: str | None = None,
+    directors: Iterable = (),
+    clubs: Iterable[Club] = (),
+) -> League:
+    with transaction.atomic():
+        league = validated(League(name=name.strip(), slug=slug or unique_slug(League, name)))
+        league.save()
+        league.directors.set(list(directors))
+        league.clubs.set(list(clubs))
+    return league
+
+
+def league_season_create(
+    *, league: League, name: str, slug: str | None = None, **settings
+) -> Season:
+    """A season of the league; settings: `SEASON_SETTINGS`."""
+    unknown = set(settings) - set(SEASON_SETTINGS)
+    if unknown:
+        raise TypeError(f"league_season_create got unknown settings {unknown}")
+    with transaction.atomic():
+        season = Season(
+            league=league, name=name.strip(), slug=slug or unique_slug(Season, name), **settings
+        )
+        validated(season)
+        season.save()
+    return season
+
+
+def season_update(*, season: Season, **settings) -> Season:
+    """Change a season's settings (`SEASON_SETTINGS`) while it is open."""
+    unknown = set(settings) - set(SEASON_SETTINGS)
+    if unknown:
+        raise TypeError(f"season_update got unknown settings {unknown}")
+    with transaction.atomic():
+        season = _open_season(season)
+        for field, value in settings.items():
+            setattr(season, field, value)
+        validated(season)
+        season.save(update_fields=list(settings))
+    return season
+
+
+def team_create(*, season: Season, club: Club, name: str) -> Team:
+    """A club's team in a season: a league season's member clubs, or the season's club."""
+    with transaction.atomic():
+        season = _open_season(season)
+        if season.league_id is not None:
+            if not season.league.clubs.filter(pk=club.pk).exists():
+                raise UserError(
+                    _("%(club)s is not a member club of %(league)s.")
+                    % {"club": club.name, "league": season.league.name}
+                )
+        elif club.pk != season.club_id:
+            raise UserError(
+                _("Only %(club)s's teams play in this season.") % {"club": season.club}
+            )
+        name = name.strip()
+        if Team.objects.filter(season=season, name=name).exists():
+            raise UserError(
+                _("A team named %(name)s already plays in this season.") % {"name": name},
+                field="name",
+            )
+        team = validated(Team(season=season, club=club, name=name))
+        team.save()
+    return team
+
+
+def roster_add(*, team: Team, player: Player, substitute: bool = False) -> RosterEntry:
+    """Put a player on a team's roster for its season (one team per season, own club)."""
+    with transaction.atomic():
+        season = _open_season(team.season)
+        if player.club_id != team.club_id:
+            raise UserError(
+                _("%(player)s is not a member of %(club)s, the club of %(team)s.")
+                % {"player": player.name, "club": team.club.name, "team": team.name}
+            )
+        other = (
+            RosterEntry.objects.filter(season=season, player=player).select_related("team").first()
+        )
+        if other is not None:
+            raise UserError(
+                _(
+                    "%(player)s is already on the roster of %(team)s this season: a player "
+                    "plays for one team per season."
+                )
+                % {"player": player.name, "team": other.team.name}
+            )
+        on_roster = RosterEntry.objects.filter(team=team, substitute=substitute).count()
+        limit = season.substitutes if substitute else season.team_size
+        if on_roster >= limit:
+            message = (
+                _("%(team)s already has %(count)s substitutes, the season's limit.")
+                if substitute
+                else _("%(team)s already has %(count)s regular players, the season's limit.")
+            )
+            raise UserError(message % {"team": team.name, "count": limit})
+        entry = RosterEntry(team=team, season=season, player=player, substitute=substitute)
+        entry.save()
+    return entry
+
+
+def roster_remove(*, entry: RosterEntry) -> None:
+    """Take a player off a roster, unless they have played for the team in the season."""
+    with transaction.atomic():
+        _open_season(entry.team.season)
+        if Table.objects.filter(
+            series__tournament__season_id=entry.season_id, seats__player_id=entry.player_id
+        ).exists():
+            raise UserError(
+                _("%(player)s has played for %(team)s this season and stays on its roster.")
+                % {"player": entry.player.name, "team": entry.team.name}
+            )
+        entry.delete()
+
+
+def match_day_create(
+    *,
+    season: Season,
+    name: str,
+    date: datetime.date,
+    club: Club | None = None,
+    slug: str | None = None,
+    **settings,
+) -> Tournament:
+    """A match day of the season: a tournament of the season run by its league (or club).
+
+    `club` hosts it (a member club of a league season; the season's club otherwise); the
+    venues and their teams come with `venue_create`.
+    """
+    with transaction.atomic():
+        season = _open_season(season)
+        if season.league_id is not None:
+            if club is None:
+                club = season.league.clubs.order_by("name").first()
+            if club is None or not season.league.clubs.filter(pk=club.pk).exists():
+                raise UserError(_("A member club of the league hosts the match day."))
+        else:
+            club = season.club
+        return tournament_create(
+            club=club, season=season, name=name, date=date, slug=slug, **settings
+        )
+
+
+def venue_create(
+    *,
+    tournament: Tournament,
+    name: str,
+    teams: Sequence[Team],
+    secretary: AbstractBaseUser | None = None,
+) -> Venue:
+    """A place of a match day where `teams` play; registers their regular players."""
+    with transaction.atomic():
+        if tournament.season_id is None:
+            raise UserError(_("Only a match day of a season has venues."))
+        season = _open_season(tournament.season)
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.series.exists():
+            raise UserError(_("The match day is drawn: its venues can no longer change."))
+        name = name.strip()
+        if Venue.objects.filter(tournament=tournament, name=name).exists():
+            raise UserError(
+                _("The match day already has a venue named %(name)s.") % {"name": name}
+            )
+        for team in teams:
+            if team.season_id != season.pk:
+                raise UserError(
+                    _("%(team)s does not play in %(season)s.")
+                    % {"team": team.name, "season": season.name}
+                )
+            elsewhere = Venue.objects.filter(tournament=tournament, teams=team).first()
+            if elsewhere is not None:
+                raise UserError(
+                    _("%(team)s already plays at %(venue)s on this match day.")
+                    % {"team": team.name, "venue": elsewhere.name}
+                )
+        venue = validated(Venue(tournament=tournament, name=name, secretary=secretary))
+        venue.save()
+        venue.teams.set(teams)
+        regulars = Player.objects.filter(
+            roster_entries__team__in=teams, roster_entries__substitute=False
+        ).order_by("name", "pk")
+        registration_add(tournament=tournament, players=list(regulars))
+    return venue
+
+
+def venue_restore(
+    *,
+    tournament: Tournament,
+    name: str,
+    teams: Sequence[Team],
+    tables: Sequence[tuple[int, int]],
+    secretary: AbstractBaseUser | None = None,
+) -> Venue:
+    """A venue of a match day already played elsewhere (a season document): its teams and
+    the tables (series, table number) it played; nobody is registered or drawn."""
+    with transaction.atomic():
+        season = _open_season(tournament.season)
+        for team in teams:
+            if team.season_id != season.pk:
+                raise UserError(
+                    _("%(team)s does not play in %(season)s.")
+                    % {"team": team.name, "season": season.name}
+                )
+        venue = validated(Venue(tournament=tournament, name=name.strip(), secretary=secretary))
+        venue.save()
+        venue.teams.set(teams)
+        for series, number in tables:
+            updated = Table.objects.filter(
+                series__tournament=tournament, series__number=series, number=number, venue=None
+            ).update(venue=venue)
+            if not updated:
+                raise UserError(
+                    _("Series %(series)s has no table %(table)s without a venue.")
+                    % {"series": series, "table": number}
+                )
+    return venue
+
+
+def match_day_substitute(*, tournament: Tournament, out: Player, replacement: Player) -> None:
+    """A substitute plays for a regular of the same team on a match day not yet drawn."""
+    with transaction.atomic():
+        _open_season(tournament.season)
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.series.exists():
+            raise UserError(_("The match day is drawn: players can no longer be exchanged."))
+        entries = {
+            e.player_id: e
+            for e in RosterEntry.objects.filter(
+                season_id=tournament.season_id, player__in=[out, replacement]
+            )
+        }
+        if out.pk not in entries or replacement.pk not in entries:
+            raise UserError(_("Both players must be on a roster of this season."))
+        if entries[out.pk].team_id != entries[replacement.pk].team_id:
+            raise UserError(_("A substitute plays only for their own team."))
+        removed, _count = Registration.objects.filter(tournament=tournament, player=out).delete()
+        if not removed:
+            raise UserError(
+                _("%(player)s is not registered for this match day.") % {"player": out.name}
+            )
+        registration_add(tournament=tournament, players=[replacement])
+
+
+def match_day_confirm(*, tournament: Tournament, user: AbstractBaseUser | None = None):
+    """The league director confirms a played match day: its table is no longer provisional."""
+    with transaction.atomic():
+        if tournament.season_id is None:
+            raise UserError(_("Only a match day of a season is confirmed."))
+        _open_season(tournament.season)
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if MatchDayConfirmation.objects.filter(tournament=tournament).exists():
+            raise UserError(_("The match day is already confirmed."))
+        tables = Table.objects.filter(series__tournament=tournament)
+        if not tables.exists():
+            raise UserError(_("The match day has not been played yet."))
+        still_open = list(
+            tables.filter(closed=False)
+            .order_by("series__number", "number")
+            .values_list("series__number", "number", "venue__name")
+        )
+        if still_open:
+            raise UserError(
+                _("Every sheet must be closed first; still open: %(tables)s.")
+                % {
+                    "tables": ", ".join(
+                        _("series %(series)s table %(table)s") % {"series": s, "table": t}
+                        + (f" ({venue})" if venue else "")
+                        for s, t, venue in still_open
+                    )
+                }
+            )
+        MatchDayConfirmation.objects.create(tournament=tournament, by=user)
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+
+
+def season_close(*, season: Season, user: AbstractBaseUser | None = None) -> Season:
+    """Close a season: every match day played and (in a league) confirmed; the final tables
+    are archived with it and it is read-only from then on."""
+    with transaction.atomic():
+        season = _open_season(season)
+        days = list(season.tournaments.order_by("date", "pk"))
+        if not days:
+            raise UserError(_("The season has no match days yet."))
+        unfinished = [
+            day.name
+            for day in days
+            if Table.objects.filter(series__tournament=day, closed=False).exists()
+            or not Table.objects.filter(series__tournament=day).exists()
+        ]
+        if unfinished:
+            raise UserError(
+                _("Every match day must be played and its sheets closed first: %(days)s.")
+                % {"days": ", ".join(unfinished)}
+            )
+        if season.league_id is not None:
+            unconfirmed = [
+                day.name
+                for day in days
+                if not MatchDayConfirmation.objects.filter(tournament=day).exists()
+            ]
+            if unconfirmed:
+                raise UserError(
+                    _("The league director must confirm every match day first: %(days)s.")
+                    % {"days": ", ".join(unconfirmed)}
+                )
+        season.archive = tables_json(season_tables(season, live=True))
+        season.status = Season.Status.CLOSED
+        season.closed_at = timezone.now()
+        season.save(update_fields=["archive", "status", "closed_at"])
+    return season
