@@ -89,7 +89,9 @@ class Club(models.Model):
     name = models.CharField(
         _("name"), max_length=120, unique=True, validators=[validate_no_control_characters]
     )
-    city = models.CharField(_("city"), max_length=120, blank=True)
+    city = models.CharField(
+        _("city"), max_length=120, blank=True, validators=[validate_no_control_characters]
+    )
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         related_name="clubs",
@@ -123,7 +125,12 @@ class Player(models.Model):
     category = models.CharField(
         _("category"), max_length=16, choices=Category.choices, blank=True, default=""
     )
-    federation_number = models.CharField(_("federation number"), max_length=40, blank=True)
+    federation_number = models.CharField(
+        _("federation number"),
+        max_length=40,
+        blank=True,
+        validators=[validate_no_control_characters],
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -264,6 +271,14 @@ class Tournament(models.Model):
     lost_game_fee_high = models.DecimalField(
         _("higher fee per lost game"), max_digits=8, decimal_places=2, null=True, blank=True
     )
+    prizes_split_ties = models.BooleanField(
+        _("tied players share their prizes evenly"),
+        default=False,
+        help_text=_(
+            "Players equal on every tie-break split the prizes of the places they hold. Off: "
+            "a draw by lot separates them before prizes are paid."
+        ),
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -304,6 +319,8 @@ class Registration(models.Model):
         blank=True,
         help_text=_("Order drawn by lot for players still tied (1 ranks first)."),
     )
+    # A player who left during the evening: not drawn again, results kept.
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
 
     class Meta:
         ordering = ["player__name"]
@@ -379,6 +396,13 @@ class Table(models.Model):
         default=dict,
         blank=True,
         help_text=_("Seat number → list points as written on the paper sheet."),
+    )
+    # Why the director closed the sheet with fewer games than the series length ("" if not).
+    closed_short = models.CharField(
+        _("closed short because"),
+        max_length=200,
+        blank=True,
+        validators=[validate_no_control_characters],
     )
     # Private links for entry on the players' phones: one per list keeper (two with double
     # entry). Empty = no link issued or revoked.
@@ -537,6 +561,8 @@ class GameChange(models.Model):
         related_name="+",
         verbose_name=_("by"),
     )
+    # Who, when there is no account behind the change (a list keeper's phone).
+    by_name = models.CharField(_("by"), max_length=120, blank=True)
     at = models.DateTimeField(_("at"), auto_now_add=True)
     # {field: [old, new]} for corrections; the whole row for entries and deletions.
     diff = models.JSONField(_("changes"), default=dict)
@@ -711,7 +737,9 @@ class Payment(models.Model):
     )
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.FEES)
     amount = models.DecimalField(_("amount"), max_digits=10, decimal_places=2)
-    note = models.CharField(_("note"), max_length=120, blank=True)
+    note = models.CharField(
+        _("note"), max_length=120, blank=True, validators=[validate_no_control_characters]
+    )
     at = models.DateTimeField(_("at"), auto_now_add=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -730,3 +758,7 @@ class Payment(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} {self.amount}"
+
+
+# The action log's model lives with its subject; imported here so Django loads it.
+from tournaments.log.models import ActionLog  # noqa: E402, F401

@@ -4,6 +4,7 @@
 from tournaments.draw import urls as draw
 from tournaments.entry import urls as entry
 from tournaments.exporters import urls as exporters
+from tournaments.log import urls as log
 from tournaments.money import urls as money
 from tournaments.registry import urls as registry
 from tournaments.sheets import urls as sheets
@@ -17,4 +18,5 @@ urlpatterns = [
     *entry.manage,
     *money.manage,
     *exporters.manage,
+    *log.manage,
 ]

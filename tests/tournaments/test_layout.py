@@ -36,6 +36,10 @@ FLOORS = [
             "tournaments.demo_names",
             "tournaments.draw.engine",  # pure Python: the draw itself
             "tournaments.registry.player_import",  # reads a file, writes nothing
+            # The action log: every subject's services write to it.
+            "tournaments.log.models",
+            "tournaments.log.services",
+            "tournaments.log.selectors",
         ),
     ),
     ("games", ("tournaments.games",)),
@@ -63,6 +67,7 @@ FLOORS = [
             "tournaments.money",
             "tournaments.exporters",
             "tournaments.templatetags",
+            "tournaments.log",
         ),
     ),
     (

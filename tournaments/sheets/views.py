@@ -17,6 +17,7 @@ from django.views.generic import TemplateView, View
 
 from tournaments.errors import UserError
 from tournaments.games import game_mapping_of, game_preview
+from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ManageMixin, TableMixin
 from tournaments.models import (
     Game,
@@ -94,7 +95,15 @@ class SheetView(SheetMixin, TemplateView):
         form = self.row_form(request.POST)
         if form.is_valid():
             try:
-                game_record(table=self.table, data=form.game_mapping(), user=request.user)
+                game_record(
+                    table=self.table,
+                    data=form.game_mapping(),
+                    user=request.user,
+                    number=positive_int(request.POST.get("number")),
+                )
+            except Replay as replay:
+                messages.info(request, str(replay))
+                return redirect(self.sheet_url("entry"))
             except UserError as error:
                 form.add_user_error(error)
             else:
@@ -276,7 +285,14 @@ class PenaltyView(SheetMixin, View):
         form = PenaltyForm(request.POST, seats=self.seats)
         if form.is_valid():
             try:
-                penalty_record(table=self.table, user=request.user, **form.cleaned_data)
+                penalty_record(
+                    table=self.table,
+                    user=request.user,
+                    key=once_key(request.POST.get("once")),
+                    **form.cleaned_data,
+                )
+            except Replay as replay:
+                messages.info(request, str(replay))
             except UserError as error:
                 messages.error(request, str(error))
             else:
@@ -322,6 +338,7 @@ class SheetCloseView(SheetMixin, TemplateView):
                     paper_totals=form.paper_totals(),
                     accept_differences=accept,
                     user=request.user,
+                    short_reason=form.cleaned_data.get("short_reason") or "",
                 )
             except UserError as error:
                 form.add_user_error(error)
@@ -364,7 +381,9 @@ class SheetCloseView(SheetMixin, TemplateView):
 class SheetReopenView(SheetMixin, View):
     def post(self, request, *args, **kwargs):
         try:
-            table_reopen(table=self.table, user=request.user)
+            table_reopen(
+                table=self.table, user=request.user, reason=request.POST.get("reason", "")
+            )
         except UserError as error:
             messages.error(request, str(error))
         else:
