@@ -67,12 +67,12 @@ def _plain(value):
 
 def clean_reason(reason: str | None) -> str:
     """A reason as typed, checked like every text input (no control characters)."""
-    reason = " ".join((reason or "").split()) if reason else ""
-    if has_control_characters(reason):
+    reason = reason or ""
+    if not isinstance(reason, str) or has_control_characters(reason):
         raise UserError(
             _("Remove the control character (such as NUL or a line break)."), field="reason"
         )
-    return reason[:200]
+    return reason.strip()[:200]
 
 
 def action_record(

@@ -17,7 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.errors import UserError, validated
+from tournaments.errors import UserError, check_text, validated
 from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import Category, Payment, Prize, Registration, Tournament
 from tournaments.money.selectors import ranking_label, tournament_money
@@ -244,6 +244,7 @@ def payment_record(
         )
     if not isinstance(note, str):
         raise TypeError("note must be text")
+    check_text(note, field="note")
     with transaction.atomic():
         registration = (
             Registration.objects.select_for_update()

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.entry.selectors import unconfirmed_error, unconfirmed_tables
 from tournaments.entry.services import table_links_issue
-from tournaments.errors import UserError, validated
+from tournaments.errors import UserError, check_text, validated
 from tournaments.games import scores_recompute
 from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import (
@@ -46,6 +46,8 @@ def unique_slug(model, text: str, *, max_length: int = 80) -> str:
 
 
 def club_create(*, name: str, city: str = "", secretaries: Iterable = ()) -> Club:
+    check_text(name, field="name")
+    check_text(city, field="city")
     with transaction.atomic():
         club = validated(Club(name=name.strip(), city=city.strip()))
         club.save()
@@ -56,6 +58,7 @@ def club_create(*, name: str, city: str = "", secretaries: Iterable = ()) -> Clu
 def season_create(
     *, club: Club, name: str, teams_best_n: int | None = None, slug: str | None = None
 ) -> Season:
+    check_text(name, field="name")
     with transaction.atomic():
         season = Season(
             club=club,
@@ -76,6 +79,8 @@ def player_create(
     category: str = "",
     federation_number: str = "",
 ) -> Player:
+    for field, value in (("name", name), ("team", team), ("federation_number", federation_number)):
+        check_text(value, field=field)
     with transaction.atomic():
         player = validated(
             Player(
@@ -101,6 +106,8 @@ def player_update(*, player: Player, **fields) -> Player:
     unknown = set(fields) - allowed
     if unknown:
         raise TypeError(f"player_update got unknown fields {unknown}")
+    for key, value in fields.items():
+        check_text(value, field=key)
     with transaction.atomic():
         for key, value in fields.items():
             setattr(player, key, " ".join(value.split()) if key == "name" else value.strip())
@@ -137,6 +144,7 @@ def tournament_create(
     unknown = set(settings) - set(TOURNAMENT_SETTINGS)
     if unknown:
         raise TypeError(f"tournament_create got unknown settings {unknown}")
+    check_text(name, field="name")
     with transaction.atomic():
         tournament = Tournament(
             club=club,
@@ -167,6 +175,7 @@ def tournament_update(*, tournament: Tournament, user=None, **fields) -> Tournam
     unknown = set(fields) - allowed
     if unknown:
         raise TypeError(f"tournament_update got unknown fields {unknown}")
+    check_text(fields.get("name"), field="name")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         changed = {

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tournaments.errors import UserError, validated
+from tournaments.errors import UserError, check_text, validated
 from tournaments.games import SHEET_FIELDS, game_build, game_mapping_of
 from tournaments.log.services import Kind, Replay, action_record, check_once, clean_reason
 from tournaments.models import (
@@ -259,6 +259,7 @@ def penalty_record(
             raise UserError(_("Seat %(seat)s does not exist at this table.") % {"seat": seat})
         if points == 0:
             raise UserError(_("A penalty of 0 points changes nothing."))
+        check_text(reason, field="reason")
         penalty = validated(
             Penalty(
                 table=table,
