@@ -6,7 +6,6 @@ import pytest
 from django.urls import reverse
 
 from tests.tournaments.entry.helpers import send
-from tests.tournaments.helpers import GRAND
 from tournaments.draw.services import series_close, series_draw, series_reopen
 from tournaments.entry.services import provisional_confirm_all
 from tournaments.errors import UserError
@@ -75,9 +74,7 @@ def test_confirm_all_then_close_and_finish_leave_no_provisional_game(
 def test_closing_the_series_page_links_to_the_provisional_sheet(
     phone_series, client_for, secretary
 ):
-    url = reverse(
-        "manage:series_action", kwargs={"tournament": "herbstpreisskat", "series": 1}
-    )
+    url = reverse("manage:series_action", kwargs={"tournament": "herbstpreisskat", "series": 1})
     response = client_for(secretary).post(url, {"action": "close"}, follow=True)
     confirm = reverse(
         "manage:entry_confirm",
@@ -103,9 +100,7 @@ def test_a_sheet_closes_short_only_with_a_reason_shown_on_the_sheet_and_logged(
     entry = ActionLog.objects.get(kind=ActionLog.Kind.SHEET_CLOSED)
     assert (entry.reason, entry.table_number, entry.user) == ("a player fell ill", 1, secretary)
     page = client_for(secretary).get(
-        reverse(
-            "manage:sheet", kwargs={"tournament": tournament.slug, "series": 1, "table": 1}
-        )
+        reverse("manage:sheet", kwargs={"tournament": tournament.slug, "series": 1, "table": 1})
     )
     assert "a player fell ill" in page.content.decode()
 

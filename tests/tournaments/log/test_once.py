@@ -21,7 +21,11 @@ PHONE_ROW = {"declarer": 1, "game": "grand", "matadors": 2, "card_points": 78, "
 def sheet_url(tournament, table):
     return reverse(
         "manage:sheet",
-        kwargs={"tournament": tournament.slug, "series": table.series.number, "table": table.number},
+        kwargs={
+            "tournament": tournament.slug,
+            "series": table.series.number,
+            "table": table.number,
+        },
     )
 
 
@@ -202,7 +206,12 @@ def test_twenty_concurrent_draws_and_payments_happen_once(club, roster):
         RegistrationFactory(tournament=tournament, player=player) for player in roster(6)
     ]
     draw = reverse("manage:series_draw", kwargs={"tournament": tournament.slug})
-    draw_post = {"method": "random", "keep_apart": "team", "number": "1", "once": str(uuid.uuid4())}
+    draw_post = {
+        "method": "random",
+        "keep_apart": "team",
+        "number": "1",
+        "once": str(uuid.uuid4()),
+    }
     pay = reverse(
         "manage:money_pay",
         kwargs={"tournament": tournament.slug, "registration": registrations[0].pk},

@@ -35,9 +35,7 @@ def test_the_payment_note_refuses_control_characters(tournament, client_for, sec
 
 
 @pytest.mark.parametrize("text", BAD)
-def test_names_and_reasons_refuse_control_characters_alike(
-    tournament, club, seated_series, text
-):
+def test_names_and_reasons_refuse_control_characters_alike(tournament, club, seated_series, text):
     table = seated_series(3).tables.get()
     before = ActionLog.objects.count()
     for call in (
@@ -50,9 +48,12 @@ def test_names_and_reasons_refuse_control_characters_alike(
     ):
         with pytest.raises(UserError):
             call()
-    assert not Player.objects.filter(name__contains="a").exclude(name__startswith="P").filter(
-        name__in=[text, "a b"]
-    ).exists()
+    assert (
+        not Player.objects.filter(name__contains="a")
+        .exclude(name__startswith="P")
+        .filter(name__in=[text, "a b"])
+        .exists()
+    )
     assert not Penalty.objects.exists()
     table.refresh_from_db()
     assert not table.closed
