@@ -129,6 +129,7 @@ TOURNAMENT_SETTINGS = (
     "team_best_n",
     "published",
     "double_entry",
+    "prizes_split_ties",
 )
 
 
@@ -190,7 +191,12 @@ def tournament_update(*, tournament: Tournament, user=None, **fields) -> Tournam
                 _("The tournament is finished: its settings are locked. Reopen it first.")
             )
         double_before = tournament.double_entry
-        scoring_fields = set(TOURNAMENT_SETTINGS) - {"team_best_n", "published", "double_entry"}
+        scoring_fields = set(TOURNAMENT_SETTINGS) - {
+            "team_best_n",
+            "published",
+            "double_entry",
+            "prizes_split_ties",
+        }
         changes_scoring = any(
             getattr(tournament, key) != value
             for key, value in fields.items()
