@@ -24,6 +24,8 @@ class ActionLog(models.Model):
         REGISTRATION_REMOVED = "registration_removed", _("registration removed")
         REGISTRATION_WITHDRAWN = "registration_withdrawn", _("player withdrawn")
         PLAYER_CREATED = "player_created", _("player created")
+        SEASON_CREATED = "season_created", _("season created")
+        TOURNAMENT_CREATED = "tournament_created", _("tournament created")
         SHEET_CLOSED = "sheet_closed", _("sheet closed")
         SHEET_REOPENED = "sheet_reopened", _("sheet reopened")
         GAMES_CONFIRMED = "games_confirmed", _("provisional games confirmed")
@@ -37,8 +39,19 @@ class ActionLog(models.Model):
         FINISHED = "finished", _("tournament finished")
         REOPENED = "reopened", _("tournament reopened")
 
+    # A club's own actions (a player or a season created) have no tournament.
+    club = models.ForeignKey(
+        "tournaments.Club",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("club"),
+    )
     tournament = models.ForeignKey(
         "tournaments.Tournament",
+        null=True,
+        blank=True,
         on_delete=models.CASCADE,
         related_name="actions",
         verbose_name=_("tournament"),

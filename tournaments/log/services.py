@@ -77,8 +77,9 @@ def clean_reason(reason: str | None) -> str:
 
 def action_record(
     *,
-    tournament: Tournament,
+    tournament: Tournament | None,
     kind: str,
+    club=None,
     user=None,
     by_name: str = "",
     series_number: int | None = None,
@@ -97,7 +98,8 @@ def action_record(
     if table is not None:
         series_number = table.series.number
     entry = ActionLog(
-        tournament_id=tournament.pk,
+        tournament_id=tournament.pk if tournament is not None else None,
+        club_id=club.pk if club is not None else tournament.club_id,
         kind=kind,
         user=acting_user(user),
         by_name=by_name[:150],

@@ -45,6 +45,12 @@ def unique_slug(model, text: str, *, max_length: int = 80) -> str:
     return slug
 
 
+def _log_created(kind, *, club, tournament=None, user=None, key=None, name=""):
+    action_record(
+        tournament=tournament, club=club, kind=kind, user=user, details={"name": name}, key=key
+    )
+
+
 def club_create(*, name: str, city: str = "", secretaries: Iterable = ()) -> Club:
     check_text(name, field="name")
     check_text(city, field="city")
@@ -56,10 +62,17 @@ def club_create(*, name: str, city: str = "", secretaries: Iterable = ()) -> Clu
 
 
 def season_create(
-    *, club: Club, name: str, teams_best_n: int | None = None, slug: str | None = None
+    *,
+    club: Club,
+    name: str,
+    teams_best_n: int | None = None,
+    slug: str | None = None,
+    user=None,
+    key: str | None = None,
 ) -> Season:
     check_text(name, field="name")
     with transaction.atomic():
+        check_once(key)
         season = Season(
             club=club,
             name=name.strip(),
@@ -68,6 +81,8 @@ def season_create(
         )
         validated(season)
         season.save()
+        if key:
+            _log_created(Kind.SEASON_CREATED, club=club, user=user, key=key, name=season.name)
     return season
 
 
@@ -78,10 +93,15 @@ def player_create(
     team: str = "",
     category: str = "",
     federation_number: str = "",
+    user=None,
+    key: str | None = None,
 ) -> Player:
+    """A new player; `key` (a form's once key) logs the creation and makes a repeat a
+    `Replay`."""
     for field, value in (("name", name), ("team", team), ("federation_number", federation_number)):
         check_text(value, field=field)
     with transaction.atomic():
+        check_once(key)
         player = validated(
             Player(
                 name=" ".join(name.split()),
@@ -98,6 +118,8 @@ def player_create(
                 _("Another player of this club has federation number %(n)s.")
                 % {"n": federation_number}
             ) from None
+        if key:
+            _log_created(Kind.PLAYER_CREATED, club=club, user=user, key=key, name=player.name)
     return player
 
 
@@ -140,6 +162,8 @@ def tournament_create(
     date: datetime.date,
     season: Season | None = None,
     slug: str | None = None,
+    user=None,
+    key: str | None = None,
     **settings,
 ) -> Tournament:
     unknown = set(settings) - set(TOURNAMENT_SETTINGS)
@@ -147,6 +171,7 @@ def tournament_create(
         raise TypeError(f"tournament_create got unknown settings {unknown}")
     check_text(name, field="name")
     with transaction.atomic():
+        check_once(key)
         tournament = Tournament(
             club=club,
             season=season,
@@ -159,6 +184,14 @@ def tournament_create(
         if tournament.rules == RuleSet.NA and tournament.kontra_allowed:
             raise UserError(_("Kontra and Re are an ISPA house rule (rules §1.7)."))
         tournament.save()
+        _log_created(
+            Kind.TOURNAMENT_CREATED,
+            club=club,
+            tournament=tournament,
+            user=user,
+            key=key,
+            name=tournament.name,
+        )
     return tournament
 
 

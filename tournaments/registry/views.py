@@ -99,7 +99,15 @@ class ClubPlayersView(ClubMixin, FormView):
 
     def form_valid(self, form):
         try:
-            player = player_create(club=self.club, **form.cleaned_data)
+            player = player_create(
+                club=self.club,
+                user=self.request.user,
+                key=once_key(self.request.POST.get("once")),
+                **form.cleaned_data,
+            )
+        except Replay as replay:
+            messages.info(self.request, str(replay))
+            return redirect("manage:club_players", club=self.club.pk)
         except UserError as error:
             form.add_error(error.field if error.field in form.fields else None, str(error))
             return self.form_invalid(form)
@@ -146,7 +154,15 @@ class SeasonCreateView(ClubMixin, FormView):
 
     def form_valid(self, form):
         try:
-            season_create(club=self.club, **form.cleaned_data)
+            season_create(
+                club=self.club,
+                user=self.request.user,
+                key=once_key(self.request.POST.get("once")),
+                **form.cleaned_data,
+            )
+        except Replay as replay:
+            messages.info(self.request, str(replay))
+            return redirect("manage:dashboard")
         except UserError as error:
             form.add_error(None, str(error))
             return self.form_invalid(form)
@@ -176,8 +192,13 @@ class TournamentCreateView(ClubMixin, FormView):
                 name=data.pop("name"),
                 date=data.pop("date"),
                 season=data.pop("season"),
+                user=self.request.user,
+                key=once_key(self.request.POST.get("once")),
                 **data,
             )
+        except Replay as replay:
+            messages.info(self.request, str(replay))
+            return redirect("manage:dashboard")
         except UserError as error:
             form.add_error(None, str(error))
             return self.form_invalid(form)

@@ -229,3 +229,42 @@ def test_twenty_concurrent_draws_and_payments_happen_once(club, roster):
     _hammer([post(draw, draw_post)] * 20 + [post(pay, pay_post)] * 20)
     assert Series.objects.filter(tournament=tournament).count() == 1
     assert Payment.objects.filter(registration=registrations[0]).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_new_tournament_season_or_club_player_sent_twice_is_created_once(
+    club, client_for, secretary
+):
+    from tournaments.models import Season, Tournament
+
+    client = client_for(secretary)
+    new = reverse("manage:tournament_new", kwargs={"club": club.pk})
+    form = client.get(new).content.decode()
+    assert 'name="once"' in form
+    post = {
+        "name": "Neujahrsskat",
+        "date": "2027-01-02",
+        "rules": "ispa",
+        "list_scoring": "on",
+        "bonus_won": "50",
+        "bonus_lost": "50",
+        "bonus_others_3": "40",
+        "bonus_others_4": "30",
+        "games_per_series_3": "36",
+        "games_per_series_4": "48",
+        "once": str(uuid.uuid4()),
+    }
+    client.post(new, post)
+    again = client.post(new, post, follow=True)
+    assert "sent twice" in again.content.decode()
+    assert Tournament.objects.filter(name="Neujahrsskat").count() == 1
+    season = reverse("manage:season_new", kwargs={"club": club.pk})
+    post = {"name": "Liga 2027", "once": str(uuid.uuid4())}
+    client.post(season, post)
+    client.post(season, post)
+    assert Season.objects.filter(name="Liga 2027").count() == 1
+    players = reverse("manage:club_players", kwargs={"club": club.pk})
+    post = {"name": "Olga Neu", "once": str(uuid.uuid4())}
+    client.post(players, post)
+    client.post(players, post)
+    assert Player.objects.filter(name="Olga Neu").count() == 1
