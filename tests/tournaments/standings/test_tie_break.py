@@ -9,6 +9,8 @@ A 3-table (rules §2: +50 won, −50 lost, +40 for each game the others lose):
 More won puts Anna first; fewer lost would put Bert first.
 """
 
+import re
+
 import pytest
 
 from tests.factories import PlayerFactory, RegistrationFactory
@@ -75,3 +77,30 @@ def test_players_equal_on_every_key_share_the_rank_until_the_lot(tournament, clu
     Registration.objects.filter(player__name="Anna").update(lot=2)
     ranks = {r.player_name: r.rank for r in tournament_standings(tournament)}
     assert (ranks["Bert"], ranks["Anna"], ranks["Carl"], ranks["Dora"]) == (1, 2, 3, 3)
+
+
+def test_shared_ranks_show_on_the_page_the_pdf_and_the_workbook(tournament, club, client):
+    import io
+
+    from django.urls import reverse
+    from openpyxl import load_workbook
+
+    from tests.tournaments.exporters.helpers import pdf_pages
+
+    for name in ("Anna", "Bert", "Carl", "Dora"):
+        RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
+    table = series_draw(tournament=tournament, seed=1).tables.get()
+    seat_of = {s.player.name: s.number for s in table.seats.select_related("player")}
+    enter(table, sheet_rows({seat_of["Anna"]: [GRAND_1], seat_of["Bert"]: [GRAND_1]}, 4))
+    tournament.published = True
+    tournament.save()
+    t = {"tournament": tournament.slug}
+    book = load_workbook(io.BytesIO(client.get(reverse("export_workbook", kwargs=t)).content))
+    ranks = [row[0] for row in book["Standings"].iter_rows(min_row=2, values_only=True)]
+    assert ranks[:4] == [1, 1, 3, 3]
+    text = "\n".join(pdf_pages(client.get(reverse("export_standings_pdf", kwargs=t)).content))
+    for rank, name in ((1, "Anna"), (1, "Bert"), (3, "Carl"), (3, "Dora")):
+        assert f"\n{rank}\n{name}\n" in text, name
+    page = client.get(reverse("tournament_detail", kwargs=t)).content.decode()
+    for rank, name in ((1, "Anna"), (1, "Bert"), (3, "Carl"), (3, "Dora")):
+        assert re.search(rf">\s*{rank}\s*<(?:(?!</tr>).)*{name}", page, re.S), name
