@@ -20,6 +20,7 @@ import uuid
 import pytest
 from django.contrib.messages import constants
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -50,13 +51,13 @@ from tournaments.registry.player_import import ImportFileError, read_player_list
 
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
 COUNTS = {  # examples per target; together at least 10,000 at scale 1
-    "phone": 2000,
-    "desk_row": 1000,
-    "preview": 300,
-    "forms": 2400,
-    "player_list": 1500,
-    "document": 800,
-    "scoring": 2000,
+    "phone": 1600,
+    "desk_row": 700,
+    "preview": 200,
+    "forms": 1700,
+    "player_list": 1800,
+    "document": 1400,
+    "scoring": 2600,
 }
 assert sum(COUNTS.values()) >= 10_000
 
@@ -144,11 +145,19 @@ MODELS = [
 ]  # fmt: skip
 
 
+COUNT_SQL = "SELECT " + ", ".join(
+    f"(SELECT COUNT(*) FROM {model._meta.db_table})" for model in MODELS
+)
+
+
 def fingerprint():
-    """What a refused input must not change: every row count, and the rows that an
-    update (not an insert) would change."""
+    """What a refused input must not change: every row count (one query), and the rows
+    that an update (not an insert) would change."""
+    with connection.cursor() as cursor:
+        cursor.execute(COUNT_SQL)
+        counts = cursor.fetchone()
     return (
-        tuple(model.objects.count() for model in MODELS),
+        counts,
         tuple(Game.objects.order_by("pk").values_list("pk", "updated", "provisional")),
         tuple(Tournament.objects.order_by("pk").values_list()),
         tuple(Table.objects.order_by("pk").values_list()),
@@ -335,7 +344,7 @@ def test_the_phones_json_endpoints(evening, body, where, raw):
     ),
     raw=st.binary(max_size=200),
     kind=st.sampled_from(["csv", "xlsx", "txt", "pdf"]),
-    through_view=st.booleans(),
+    through_view=st.sampled_from([False, False, False, True]),
 )
 def test_the_player_list_import(evening, rows, header, raw, kind, through_view):
     tournament, _series, desk = evening
@@ -393,7 +402,8 @@ def test_the_scoring_command_line_answers_every_line(lines):
     lines = [line.replace(b"\n", b" ") for line in lines]
     out = io.BytesIO()
     scoring_run(lines, out)
-    answers = out.getvalue().decode().splitlines()
+    # JSON lines end in "\n" only (a U+0085 inside a string is not a line break).
+    answers = out.getvalue().decode().split("\n")[:-1] if out.getvalue() else []
     assert len(answers) == sum(1 for line in lines if line.strip(b" \t\r"))
     for answer in answers:
         assert isinstance(json.loads(answer), dict)
