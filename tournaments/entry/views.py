@@ -130,7 +130,9 @@ def read_json(raw: bytes):
     depth = deepest = 0
     in_string = escaped = False
     # Count the nesting before parsing: a body of 100,000 "[" would otherwise recurse.
-    for byte in raw:
+    # (Few brackets at all: no need to walk the bytes.)
+    brackets = raw.count(b"[") + raw.count(b"{")
+    for byte in raw if brackets > MAX_JSON_DEPTH else b"":
         if in_string:
             if escaped:
                 escaped = False
