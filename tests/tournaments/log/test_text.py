@@ -48,12 +48,9 @@ def test_names_and_reasons_refuse_control_characters_alike(tournament, club, sea
     ):
         with pytest.raises(UserError):
             call()
-    assert (
-        not Player.objects.filter(name__contains="a")
-        .exclude(name__startswith="P")
-        .filter(name__in=[text, "a b"])
-        .exists()
-    )
+    # Compared in Python: PostgreSQL refuses a NUL even as a query parameter.
+    assert [n for n in Player.objects.values_list("name", flat=True) if n.startswith("a")] == []
+    assert not Player.objects.filter(name="Ok").exists()
     assert not Penalty.objects.exists()
     table.refresh_from_db()
     assert not table.closed
