@@ -118,6 +118,17 @@ CODE_FIELDS = {
 }
 
 
+def check_text(value, *, field: str | None = None):
+    """Refuse text with a control character (NUL, a line break, ...) as every input does."""
+    from tournaments.models import has_control_characters
+
+    if isinstance(value, str) and has_control_characters(value):
+        raise UserError(
+            _("Remove the control character (such as NUL or a line break)."), field=field
+        )
+    return value
+
+
 class UserError(Exception):
     """A user's mistake; `message` is shown as it is, `field` names the form field if any."""
 

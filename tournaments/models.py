@@ -44,7 +44,9 @@ class Club(models.Model):
     name = models.CharField(
         _("name"), max_length=120, unique=True, validators=[validate_no_control_characters]
     )
-    city = models.CharField(_("city"), max_length=120, blank=True)
+    city = models.CharField(
+        _("city"), max_length=120, blank=True, validators=[validate_no_control_characters]
+    )
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         related_name="clubs",
@@ -78,7 +80,12 @@ class Player(models.Model):
     category = models.CharField(
         _("category"), max_length=16, choices=Category.choices, blank=True, default=""
     )
-    federation_number = models.CharField(_("federation number"), max_length=40, blank=True)
+    federation_number = models.CharField(
+        _("federation number"),
+        max_length=40,
+        blank=True,
+        validators=[validate_no_control_characters],
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -296,6 +303,14 @@ class Tournament(models.Model):
     lost_game_fee_high = models.DecimalField(
         _("higher fee per lost game"), max_digits=8, decimal_places=2, null=True, blank=True
     )
+    prizes_split_ties = models.BooleanField(
+        _("tied players share their prizes evenly"),
+        default=False,
+        help_text=_(
+            "Players equal on every tie-break split the prizes of the places they hold. Off: "
+            "a draw by lot separates them before prizes are paid."
+        ),
+    )
     created = models.DateTimeField(auto_now_add=True)
     # Bumped by every write that changes what the tournament's pages show
     # (`tournaments.versions.version_bump`), in the writer's transaction: caches, ETags and
@@ -378,6 +393,8 @@ class Registration(models.Model):
         blank=True,
         help_text=_("Order drawn by lot for players still tied (1 ranks first)."),
     )
+    # A player who left during the evening: not drawn again, results kept.
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
 
     class Meta:
         ordering = ["player__name"]
@@ -453,6 +470,13 @@ class Table(models.Model):
         default=dict,
         blank=True,
         help_text=_("Seat number → list points as written on the paper sheet."),
+    )
+    # Why the director closed the sheet with fewer games than the series length ("" if not).
+    closed_short = models.CharField(
+        _("closed short because"),
+        max_length=200,
+        blank=True,
+        validators=[validate_no_control_characters],
     )
     # Private links for entry on the players' phones: one per list keeper (two with double
     # entry). Empty = no link issued or revoked.
@@ -621,62 +645,6 @@ class Game(models.Model):
         return self.table.dealer_of(self.number)
 
 
-class GameChange(models.Model):
-    """The history of a sheet row: who changed what, when (old → new)."""
-
-    class Action(models.TextChoices):
-        CREATED = "created", _("entered")
-        CORRECTED = "corrected", _("corrected")
-        DELETED = "deleted", _("deleted")
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="changes")
-    game = models.ForeignKey(
-        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes"
-    )
-    game_number = models.PositiveSmallIntegerField(_("game"))
-    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("by"),
-    )
-    at = models.DateTimeField(_("at"), auto_now_add=True)
-    # {field: [old, new]} for corrections; the whole row for entries and deletions.
-    diff = models.JSONField(_("changes"), default=dict)
-    reason = models.CharField(_("reason"), max_length=200, blank=True)
-
-    class Meta:
-        ordering = ["-at", "-id"]
-        verbose_name = _("game change")
-        verbose_name_plural = _("game changes")
-
-    def __str__(self):
-        return f"{self.get_action_display()} #{self.game_number}"
-
-
-class SheetCopy(models.Model):
-    """The second list keeper's copy of a sheet under double entry (one row per game).
-
-    The first keeper's rows are the table's games; the second keeper's rows stay here until
-    they agree with them or the director chooses a version (`entry.services.sheet_settle`).
-    """
-
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="second_copy")
-    # [{"number": n, "client_id": "...", "data": {game mapping}}, ...] in game order.
-    rows = models.JSONField(default=list)
-    updated = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        verbose_name = _("second copy of a sheet")
-        verbose_name_plural = _("second copies of sheets")
-
-    def __str__(self):
-        return f"{self.table} (2)"
-
-
 # A fine is a few dozen points (NA misdeal −10, rules §3.6); a thousand either way is
 # already far beyond any real one, so a larger number is a typing mistake.
 PENALTY_LIMIT = 1000
@@ -746,42 +714,9 @@ class Penalty(models.Model):
         return f"{self.seat}: {self.points} {self.reason}".strip()
 
 
-class PenaltyChange(models.Model):
-    """The history of a sheet's penalties: who entered or deleted which penalty, when."""
-
-    class Action(models.TextChoices):
-        CREATED = "created", _("entered")
-        DELETED = "deleted", _("deleted")
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalty_changes")
-    penalty = models.ForeignKey(
-        Penalty, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes"
-    )
-    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
-    # The penalty as it was (it is gone after a deletion).
-    seat = models.PositiveSmallIntegerField(_("seat"))
-    points = models.IntegerField(_("points"))
-    penalty_reason = models.CharField(_("penalty for"), max_length=120, blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("by"),
-    )
-    at = models.DateTimeField(_("at"), auto_now_add=True)
-    reason = models.CharField(_("reason"), max_length=200, blank=True)
-
-    class Meta:
-        ordering = ["-at", "-id"]
-        verbose_name = _("penalty change")
-        verbose_name_plural = _("penalty changes")
-
-    def __str__(self):
-        return f"{self.get_action_display()} {self.seat}: {self.points}"
-
-
-# The league and money models (their own modules, registered with the app's models from here).
+# The league, money, sheet-history and action-log models (their own modules, registered
+# with the app's models from here).
 from tournaments.leagues.models import League, MatchDayConfirmation, RosterEntry, Team, Venue  # noqa: E402, F401, I001
+from tournaments.log.models import ActionLog  # noqa: E402, F401, I001
 from tournaments.money.models import Payment, Prize  # noqa: E402, F401, I001
+from tournaments.sheets.models import GameChange, PenaltyChange, SheetCopy  # noqa: E402, F401, I001

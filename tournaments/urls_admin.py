@@ -5,6 +5,7 @@ from tournaments.draw import urls as draw
 from tournaments.entry import urls as entry
 from tournaments.exporters import urls as exporters
 from tournaments.leagues import urls as leagues
+from tournaments.log import urls as log
 from tournaments.money import urls as money
 from tournaments.registry import urls as registry
 from tournaments.sheets import urls as sheets
@@ -19,4 +20,5 @@ urlpatterns = [
     *money.manage,
     *exporters.manage,
     *leagues.manage,
+    *log.manage,
 ]

@@ -41,6 +41,11 @@ FLOORS = [
             "tournaments.validators",
             "tournaments.leagues.models",  # registered with the app's models
             "tournaments.money.models",  # registered with the app's models
+            "tournaments.sheets.models",  # registered with the app's models
+            # The action log: every subject's services write to it.
+            "tournaments.log.models",
+            "tournaments.log.services",
+            "tournaments.log.selectors",
         ),
     ),
     ("games", ("tournaments.games",)),
@@ -72,6 +77,7 @@ FLOORS = [
             "tournaments.templatetags",
             "tournaments.api",
             "tournaments.leagues",
+            "tournaments.log",
         ),
     ),
     (

@@ -19,12 +19,17 @@ class DrawForm(forms.Form):
         max_value=2**31 - 1,
         help_text=_("Leave empty for a new random draw; a seed repeats an earlier draw."),
     )
+    # The series the form draws: the same form sent twice draws it once.
+    number = forms.IntegerField(
+        widget=forms.HiddenInput, required=False, min_value=1, max_value=32767
+    )
 
 
 class RedrawForm(DrawForm):
     """Draw a series again: its method stays, who is kept apart and the seed may change."""
 
     method = None
+    number = None
 
 
 class SeatSwapForm(forms.Form):

@@ -18,8 +18,10 @@ from django.utils.translation import gettext as _
 
 from tournaments.draw import engine as draw_engine
 from tournaments.draw.selectors import previous_opponents, season_teams
+from tournaments.entry.selectors import unconfirmed_error, unconfirmed_tables
 from tournaments.entry.services import table_links_issue
 from tournaments.errors import UserError
+from tournaments.log.services import Kind, Replay, action_record, check_once
 from tournaments.models import Game, Registration, Seat, Series, Table, Tournament
 from tournaments.standings.selectors import tournament_standings
 
@@ -32,8 +34,11 @@ def _draw_tables(
     previous opponents."""
     if keep_apart not in Series.KeepApart.values:
         raise UserError(_("Choose whom the draw keeps apart."), field="keep_apart")
+    # A player who withdrew is not drawn again (their results stay).
     registrations = list(
-        Registration.objects.filter(tournament=tournament).select_related("player__club")
+        Registration.objects.filter(tournament=tournament, withdrawn=False).select_related(
+            "player__club"
+        )
     )
     teams = season_teams(tournament)
     entrants = [
@@ -160,15 +165,28 @@ def series_draw(
     seed: int | None = None,
     keep_apart: str = "team",
     user: AbstractBaseUser | None = None,
+    number: int | None = None,
+    key: str | None = None,
 ) -> Series:
-    """Draw the next series: split into 4- and 3-tables and seat everyone (rules §4)."""
+    """Draw the next series: split into 4- and 3-tables and seat everyone (rules §4).
+
+    `number` is the series the form meant to draw: when it is already drawn (the same
+    form sent twice) the call is a `Replay` and draws nothing; so is a repeated `key`.
+    """
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        check_once(key)
         if tournament.status == Tournament.Status.FINISHED:
-            raise UserError(_("The tournament is finished."))
-        number = (tournament.series.aggregate(n=Max("number"))["n"] or 0) + 1
+            raise UserError(_("The tournament is finished; reopen it to draw again."))
+        next_number = (tournament.series.aggregate(n=Max("number"))["n"] or 0) + 1
+        if number is not None and number < next_number:
+            raise Replay(
+                _("Series %(n)s is already drawn: the form was sent twice and counts once.")
+                % {"n": number}
+            )
+        number = next_number
         tables = _draw_tables(
             tournament=tournament, method=method, seed=seed, keep_apart=keep_apart, number=number
         )
@@ -181,7 +199,25 @@ def series_draw(
         )
         _create_tables(series, tables)
         table_links_issue(series=series)
+        action_record(
+            tournament=tournament,
+            kind=Kind.DRAW,
+            user=user,
+            series_number=number,
+            details={
+                "seed": seed,
+                "method": method,
+                "keep_apart": keep_apart,
+                "tables": len(tables),
+            },
+            key=key,
+        )
     return series
+
+
+def _check_not_finished(tournament_id: int):
+    if Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.FINISHED).exists():
+        raise UserError(_("The tournament is finished; reopen it first."))
 
 
 def series_redraw(
@@ -196,8 +232,10 @@ def series_redraw(
         seed = random.SystemRandom().randrange(1, 2**31)
     with transaction.atomic():
         series = Series.objects.select_for_update().get(pk=series.pk)
+        _check_not_finished(series.tournament_id)
         if series.started or Game.objects.filter(table__series=series).exists():
             raise UserError(_("Games have been entered; the series can no longer be redrawn."))
+        old_seed = series.draw_seed
         series.tables.all().delete()
         # The series being redrawn is not a previous series: its pairs are gone with it.
         if keep_apart is None:
@@ -214,6 +252,13 @@ def series_redraw(
         series.save(update_fields=["draw_seed", "keep_apart"])
         _create_tables(series, tables)
         table_links_issue(series=series)
+        action_record(
+            tournament=series.tournament,
+            kind=Kind.REDRAW,
+            user=user,
+            series_number=series.number,
+            details={"seed": [old_seed, seed], "keep_apart": keep_apart, "tables": len(tables)},
+        )
     return series
 
 
@@ -224,6 +269,7 @@ def seat_swap(*, seat_a: Seat, seat_b: Seat, user: AbstractBaseUser | None = Non
         b = Seat.objects.select_for_update().get(pk=seat_b.pk)
         if a.series_id != b.series_id:
             raise UserError(_("Both seats must be in the same series."))
+        _check_not_finished(a.series.tournament_id)
         if a.series.started:
             raise UserError(_("The series has started; seats can no longer be swapped."))
         if a.pk == b.pk:
@@ -241,28 +287,69 @@ def seat_swap(*, seat_a: Seat, seat_b: Seat, user: AbstractBaseUser | None = Non
             table_size=b.table_size,
             player_id=player_a,
         )
+        tables = dict(
+            Table.objects.filter(pk__in=[a.table_id, b.table_id]).values_list("pk", "number")
+        )
+        names = dict(
+            Registration.objects.filter(
+                tournament_id=a.series.tournament_id, player_id__in=[player_a, player_b]
+            ).values_list("player_id", "player__name")
+        )
+        action_record(
+            tournament=a.series.tournament,
+            kind=Kind.SEAT_SWAP,
+            user=user,
+            series_number=a.series.number,
+            details={
+                "seats": [
+                    f"{tables[a.table_id]}/{a.number} {names.get(player_a, '')}",
+                    f"{tables[b.table_id]}/{b.number} {names.get(player_b, '')}",
+                ]
+            },
+        )
 
 
 def series_close(*, series: Series, user=None) -> Series:
+    """Close a series: every sheet closed, no game left provisional or disputed."""
     with transaction.atomic():
         series = Series.objects.select_for_update().get(pk=series.pk)
+        if series.status == Series.Status.CLOSED:
+            return series
         open_tables = list(series.tables.filter(closed=False).values_list("number", flat=True))
         if open_tables:
             raise UserError(
                 _("Close every sheet first; still open: table %(tables)s.")
                 % {"tables": ", ".join(str(n) for n in open_tables)}
             )
+        found = unconfirmed_tables(series.tables.all())
+        if found:
+            raise unconfirmed_error(found)
         series.status = Series.Status.CLOSED
         series.save(update_fields=["status"])
+        action_record(
+            tournament=series.tournament,
+            kind=Kind.SERIES_CLOSED,
+            user=user,
+            series_number=series.number,
+        )
     return series
 
 
-def series_reopen(*, series: Series, user=None) -> Series:
+def series_reopen(*, series: Series, user=None, reason: str = "") -> Series:
     with transaction.atomic():
         series = Series.objects.select_for_update().get(pk=series.pk)
+        _check_not_finished(series.tournament_id)
+        if series.status == Series.Status.OPEN:
+            return series
         series.status = Series.Status.OPEN
         series.save(update_fields=["status"])
-        Tournament.objects.filter(pk=series.tournament_id).update(status=Tournament.Status.RUNNING)
+        action_record(
+            tournament=series.tournament,
+            kind=Kind.SERIES_REOPENED,
+            user=user,
+            series_number=series.number,
+            reason=reason,
+        )
     return series
 
 
@@ -270,9 +357,17 @@ def series_delete(*, series: Series, user=None):
     """Remove the last series of a tournament while no game is entered (a wrong draw)."""
     with transaction.atomic():
         series = Series.objects.select_for_update().get(pk=series.pk)
+        _check_not_finished(series.tournament_id)
         last = series.tournament.series.aggregate(n=Max("number"))["n"]
         if series.number != last:
             raise UserError(_("Only the last series can be removed."))
         if Game.objects.filter(table__series=series).exists():
             raise UserError(_("Games have been entered; the series cannot be removed."))
+        action_record(
+            tournament=series.tournament,
+            kind=Kind.SERIES_REMOVED,
+            user=user,
+            series_number=series.number,
+            details={"seed": series.draw_seed},
+        )
         series.delete()

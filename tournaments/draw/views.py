@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.db.models import Count
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
@@ -21,9 +22,39 @@ from tournaments.draw.services import (
     series_redraw,
     series_reopen,
 )
+from tournaments.entry.services import provisional_confirm_all
 from tournaments.errors import UserError
+from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ManageMixin, SeriesMixin, TournamentMixin
 from tournaments.models import Seat
+
+
+def show_error(request, error: UserError, tournament):
+    """A refusal as a message; games still provisional or disputed come with links to
+    their sheets' confirmation pages."""
+    tables = getattr(error, "tables", None)
+    if not tables:
+        messages.error(request, str(error))
+        return
+    links = format_html_join(
+        ", ",
+        '<a href="{}">{}</a>',
+        (
+            (
+                reverse(
+                    "manage:entry_confirm",
+                    kwargs={
+                        "tournament": tournament.slug,
+                        "series": u.series_number,
+                        "table": u.table_number,
+                    },
+                ),
+                _("series %(s)s table %(t)s") % {"s": u.series_number, "t": u.table_number},
+            )
+            for u in tables
+        ),
+    )
+    messages.error(request, format_html("{} {}", str(error), links))
 
 
 class SeriesDrawView(TournamentMixin, ManageMixin, View):
@@ -39,7 +70,12 @@ class SeriesDrawView(TournamentMixin, ManageMixin, View):
                 seed=form.cleaned_data["seed"],
                 keep_apart=form.cleaned_data["keep_apart"],
                 user=request.user,
+                number=form.cleaned_data["number"],
+                key=once_key(request.POST.get("once")),
             )
+        except Replay as replay:
+            messages.info(request, str(replay))
+            return redirect("manage:tournament", tournament=self.tournament.slug)
         except UserError as error:
             messages.error(request, str(error))
             return redirect("manage:tournament", tournament=self.tournament.slug)
@@ -108,8 +144,15 @@ class SeriesActionView(SeriesMixin, ManageMixin, View):
             elif action == "close":
                 series_close(series=self.series, user=request.user)
                 messages.success(request, _("The series is closed."))
+            elif action == "confirm_all":
+                count = provisional_confirm_all(
+                    tournament=self.tournament, series=self.series, user=request.user
+                )
+                messages.success(request, _("%(n)s provisional games confirmed.") % {"n": count})
             elif action == "reopen":
-                series_reopen(series=self.series, user=request.user)
+                series_reopen(
+                    series=self.series, user=request.user, reason=request.POST.get("reason", "")
+                )
                 messages.success(request, _("The series is open again."))
             elif action == "delete":
                 series_delete(series=self.series, user=request.user)
@@ -118,5 +161,5 @@ class SeriesActionView(SeriesMixin, ManageMixin, View):
             else:
                 raise UserError(_("Unknown action."))
         except UserError as error:
-            messages.error(request, str(error))
+            show_error(request, error, self.tournament)
         return redirect(target)

@@ -23,11 +23,18 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Count, Q
+from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError
 from tournaments.games import game_build, game_mapping_of
 from tournaments.models import Game, SheetCopy, Table
-from tournaments.sheets.selectors import SeatSummary, Sheet, SheetRow, unconfirmed
+from tournaments.sheets.selectors import (
+    SeatSummary,
+    Sheet,
+    SheetRow,
+    disputed_games,
+    unconfirmed,
+)
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -196,3 +203,49 @@ def provisional_counts(tables) -> dict[int, int]:
         .order_by()
         .values_list("table_id", "n")
     )
+
+
+@dataclass(frozen=True)
+class UnconfirmedTable:
+    """A sheet whose games are not all final: provisional (a phone's) or disputed."""
+
+    table_id: int
+    series_number: int
+    table_number: int
+    provisional: int
+    disputed: int
+
+
+def unconfirmed_tables(tables) -> list[UnconfirmedTable]:
+    """The tables of `tables` (a queryset) with provisional or disputed games, in order."""
+    tables = list(tables.select_related("series").order_by("series__number", "number"))
+    provisional = provisional_counts([t.pk for t in tables])
+    disputed = disputed_games([t.pk for t in tables])
+    return [
+        UnconfirmedTable(
+            table_id=t.pk,
+            series_number=t.series.number,
+            table_number=t.number,
+            provisional=provisional.get(t.pk, 0),
+            disputed=len(disputed.get(t.pk, ())),
+        )
+        for t in tables
+        if provisional.get(t.pk) or disputed.get(t.pk)
+    ]
+
+
+def unconfirmed_error(found: list[UnconfirmedTable]) -> UserError:
+    """Closing or finishing refused: the sheets whose games must be confirmed first."""
+    where = ", ".join(
+        _("series %(s)s table %(t)s") % {"s": u.series_number, "t": u.table_number} for u in found
+    )
+    error = UserError(
+        _(
+            "Games are still provisional or disputed (%(where)s): confirm or settle them "
+            "first, or confirm all provisional games at once."
+        )
+        % {"where": where},
+        code="unconfirmed",
+    )
+    error.tables = found
+    return error

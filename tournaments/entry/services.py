@@ -23,9 +23,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tournaments.entry.selectors import sheet_copies_compare
+from tournaments.entry.selectors import sheet_copies_compare, unconfirmed_tables
 from tournaments.errors import UserError
 from tournaments.games import SHEET_FIELDS, game_build, game_mapping_of
+from tournaments.log.services import Kind, action_record
 from tournaments.models import Game, GameChange, Series, SheetCopy, Table, Tournament
 from tournaments.permissions import acting_user
 from tournaments.sheets.services import (
@@ -39,6 +40,11 @@ from tournaments.sheets.services import (
 from tournaments.versions import version_bump
 
 FIRST_KEEPER, SECOND_KEEPER = 1, 2
+
+
+def keeper_name(table: Table, keeper: int) -> str:
+    """Who keyed a row through a link, as the history shows it (no account behind it)."""
+    return _("list keeper %(k)s of table %(t)s (phone)") % {"k": keeper, "t": table.number}
 
 
 def _new_token() -> str:
@@ -320,6 +326,7 @@ def game_record_at_table(
             game_number=game.number,
             action=GameChange.Action.CREATED,
             user=None,
+            by_name=keeper_name(table, FIRST_KEEPER),
             # The phone's id stays in the history: a late resend of a deleted row is known.
             diff=jsonable({**game_snapshot(game), "client_id": str(client_id)}),
             reason=_("table link"),
@@ -371,6 +378,7 @@ def sheet_copy_record(
             game_number=expected,
             action=GameChange.Action.CREATED,
             user=None,
+            by_name=keeper_name(table, SECOND_KEEPER),
             diff=jsonable({**game_snapshot(game), "client_id": str(client_id)}),
             reason=_("table link, second copy"),
         )
@@ -474,12 +482,51 @@ def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> in
                 game_number=game.number,
                 action=GameChange.Action.CORRECTED,
                 user=acting_user(user),
+                by_name=keeper_name(table, SECOND_KEEPER) if second_keeper else "",
                 diff={"provisional": [True, False]},
                 reason=reason,
             )
             for game in games
         )
+        action_record(
+            tournament=table.series.tournament,
+            kind=Kind.GAMES_CONFIRMED,
+            user=user,
+            by_name=keeper_name(table, SECOND_KEEPER) if second_keeper else "",
+            table=table,
+            details={"games": [g.number for g in games]},
+            reason=reason,
+        )
     return len(games)
+
+
+def provisional_confirm_all(*, tournament: Tournament, series: Series | None = None, user=None):
+    """Confirm every provisional game of a series (of the whole tournament when None) at
+    once; a sheet whose two copies differ must be settled first. Returns how many."""
+    with transaction.atomic():
+        tables = Table.objects.filter(series__tournament=tournament)
+        if series is not None:
+            tables = tables.filter(series=series)
+        found = unconfirmed_tables(tables)
+        disputed = [u for u in found if u.disputed]
+        if disputed:
+            raise UserError(
+                _(
+                    "The two copies differ at %(where)s: choose a version of each differing "
+                    "game first."
+                )
+                % {
+                    "where": ", ".join(
+                        _("series %(s)s table %(t)s") % {"s": u.series_number, "t": u.table_number}
+                        for u in disputed
+                    )
+                },
+                code="copies_differ",
+            )
+        count = 0
+        for item in found:
+            count += sheet_confirm(table=Table(pk=item.table_id), user=user)
+    return count
 
 
 def sheet_settle(*, table: Table, choose: str, number: int | None = None, user=None) -> list[int]:
@@ -522,6 +569,13 @@ def sheet_settle(*, table: Table, choose: str, number: int | None = None, user=N
                 _settle_first(table, row, copy_rows, user)
         copy.rows = [copy_rows[n] for n in sorted(copy_rows)]
         copy.save(update_fields=["rows", "updated"])
+        action_record(
+            tournament=table.series.tournament,
+            kind=Kind.SETTLED,
+            user=user,
+            table=table,
+            details={"games": sorted(row.number for row in rows), "choose": choose},
+        )
     return sorted(row.number for row in rows)
 
 

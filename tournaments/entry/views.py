@@ -123,6 +123,43 @@ def phone_texts() -> dict:
     }
 
 
+# A phone's row is a flat object; anything nested deeper than this is not one.
+MAX_JSON_DEPTH = 16
+
+
+def read_json(raw: bytes):
+    """The decoded body, or None when it is not JSON (bad bytes, bad syntax, nesting deep
+    enough to exhaust the parser's recursion): every such body is a 400, never a 500."""
+    if not raw:
+        return {}
+    depth = deepest = 0
+    in_string = escaped = False
+    # Count the nesting before parsing: a body of 100,000 "[" would otherwise recurse.
+    # (Few brackets at all: no need to walk the bytes.)
+    brackets = raw.count(b"[") + raw.count(b"{")
+    for byte in raw if brackets > MAX_JSON_DEPTH else b"":
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_JSON_DEPTH:
+                return None
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
+
+
 def _wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "") or (
         request.content_type == "application/json"
@@ -420,12 +457,18 @@ class EntryGamesView(EntryLinkMixin, View):
     def post(self, request, *args, **kwargs):
         as_json = request.content_type == "application/json"
         if as_json:
-            try:
-                body = json.loads(request.body or b"{}")
-            except ValueError:
-                body = None
+            body = read_json(request.body)
             if not isinstance(body, dict) or not isinstance(body.get("data"), dict):
-                return self.refuse(UserError(_("The row could not be read.")), as_json=True)
+                return self.refuse(
+                    UserError(
+                        _(
+                            "The row could not be read: send one JSON object with the row's "
+                            "client_id, number and data."
+                        ),
+                        code="bad_json",
+                    ),
+                    as_json=True,
+                )
             meta = RowSendForm({"client_id": body.get("client_id"), "number": body.get("number")})
             data = {k: v for k, v in body["data"].items() if isinstance(k, str)}
         else:
@@ -555,8 +598,8 @@ class EntryPhoneConfirmView(EntryLinkMixin, View):
 
 def _stored_elsewhere(request) -> int | None:
     """The game number of a phone row (JSON body's client_id) already on a sheet, if any."""
+    body = read_json(request.body)
     try:
-        body = json.loads(request.body or b"{}")
         client_id = uuid.UUID(str(body.get("client_id")))
     except (ValueError, TypeError, AttributeError):
         return None

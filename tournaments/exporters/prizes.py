@@ -78,8 +78,8 @@ class PrizeListPdf(PdfDocument):
             rows.append(
                 [
                     f"{line.rank}.",
-                    fit(line.player_name, name_w - 6, font=FONT_BOLD, size=SIZE)
-                    if line.awarded
+                    fit(line.status, name_w - 6, font=FONT_BOLD, size=SIZE)
+                    if line.awarded or line.tied
                     else _("no winner"),
                     "" if line.points is None else str(line.points),
                     percent(line.share) if line.share is not None else "",

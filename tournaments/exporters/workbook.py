@@ -37,6 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -48,6 +49,7 @@ from openpyxl.xml.functions import Element
 from tournaments.exporters import XLSX, Export
 from tournaments.exporters.sheets import NULL_OVERBID_NOTE
 from tournaments.games import COMPUTED_FIELDS, DECLARED_FIELDS
+from tournaments.log.selectors import tournament_log
 from tournaments.models import (
     Category,
     GameType,
@@ -89,7 +91,8 @@ class Column:
 def text_cell(ws, value: str) -> WriteOnlyCell:
     """A cell that holds `value` as text even when it starts with "=" (openpyxl would store
     a formula); "+", "-" and "@" are stored as text anyway."""
-    cell = WriteOnlyCell(ws, value=value)
+    # A control character stored before inputs were checked must not break the file.
+    cell = WriteOnlyCell(ws, value=ILLEGAL_CHARACTERS_RE.sub("", value))
     cell.data_type = "s"
     return cell
 
@@ -220,7 +223,42 @@ class TournamentWorkbook:
         self.write_games()
         self.write_penalties()
         self.write_rules()
+        if self.money:  # the secretaries' workbook: who did what is not for the public
+            self.write_log()
         self.workbook.save(target)
+
+    def write_log(self):
+        """The action log (`log.selectors.tournament_log`), oldest first."""
+        lines = list(reversed(tournament_log(self.tournament)))
+        if not lines:
+            return
+        columns = [
+            Column(_("When"), 18, "yyyy-mm-dd hh:mm"),
+            Column(_("Who"), 20),
+            Column(_("Action"), 26),
+            Column(_("Series"), 7),
+            Column(_("Table"), 7),
+            Column(_("What"), 60),
+            Column(_("Why"), 40),
+        ]
+        ws = self.sheet(_("Log"), columns)
+        for line in lines:
+            ws.append(
+                self.formatted(
+                    ws,
+                    columns,
+                    [
+                        timezone.localtime(line.at).replace(tzinfo=None),
+                        line.by,
+                        line.kind_label,
+                        line.series_number,
+                        line.table_number,
+                        "; ".join(line.what),
+                        line.reason,
+                    ],
+                )
+            )
+        self.finish(ws, columns, len(lines))
 
     # ----------------------------------------------------------------------------------
 
@@ -256,6 +294,8 @@ class TournamentWorkbook:
         for column, value in zip(columns, values, strict=True):
             if value == "":
                 value = None  # an empty cell, not an empty string
+            if isinstance(value, str):
+                value = ILLEGAL_CHARACTERS_RE.sub("", value)
             if column.number_format and value is not None:
                 cell = WriteOnlyCell(ws, value=value)
                 cell.number_format = column.number_format

@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.choices import Category
+from tournaments.choices import Category, validate_no_control_characters
 
 
 class Prize(models.Model):
@@ -71,7 +71,9 @@ class Payment(models.Model):
     )
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.FEES)
     amount = models.DecimalField(_("amount"), max_digits=10, decimal_places=2)
-    note = models.CharField(_("note"), max_length=120, blank=True)
+    note = models.CharField(
+        _("note"), max_length=120, blank=True, validators=[validate_no_control_characters]
+    )
     at = models.DateTimeField(_("at"), auto_now_add=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -17,6 +17,11 @@ Definitions (rules §4 "Money"; shown on the money page and the prize list as we
   one series, or one category's standings) once that ranking has games entered; a rank
   beyond the number of players has no winner. One player can win several prizes (overall
   and ladies, say): each is listed and paid on its own.
+- *Ties*: players equal on every tie-break share their rank and the places it spans. The
+  prizes of those places have no winner until the director draws lots (`tied` names the
+  players), or, with the tournament's `prizes_split_ties`, their sum is split evenly among
+  the tied players (whole cents, the odd cents to the first in the list): each gets a line
+  of its own with the shared rank.
 - *Payments* are stored signed from the cash box's view: fees paid in are positive, prize
   payouts and refunds negative (`money.services.payment_record` takes positive amounts and
   signs them by kind). *Balance* = fees due − fees paid (net of refunds) − prizes not yet
@@ -102,6 +107,8 @@ class PrizeLine:
     player_name: str = ""
     registration_id: int | None = None
     points: int | None = None  # the winner's points in that ranking
+    tied: list[str] = field(default_factory=list)  # unresolved tie: the players' names
+    split: int = 1  # the prize is one of `split` even parts of the tied places' prizes
 
     @property
     def ranking(self) -> tuple[str, int, str]:
@@ -128,6 +135,20 @@ class PrizeLine:
     @property
     def awarded(self) -> bool:
         return self.player_id is not None
+
+    @property
+    def status(self) -> str:
+        """The winner as the prize list shows it: the name, a tie to resolve, or nobody."""
+        if self.awarded:
+            if self.split > 1:
+                return gettext("%(name)s (shared by %(n)s)") % {
+                    "name": self.player_name,
+                    "n": self.split,
+                }
+            return self.player_name
+        if self.tied:
+            return gettext("tied: draw lots between %(names)s") % {"names": ", ".join(self.tied)}
+        return gettext("no winner yet")
 
 
 def ranking_label(scope: str, series_number: int, category: str) -> str:
@@ -263,18 +284,62 @@ class TournamentMoney:
         return next((r for r in self.rows if r.registration_id == registration_id), None)
 
 
-def _award(lines: list[PrizeLine], standings: list[StandingRow], registration_of: dict):
+def _give(line: PrizeLine, row: StandingRow, registration_of: dict):
+    line.player_id = row.player_id
+    line.player_name = row.player_name
+    line.registration_id = registration_of.get(row.player_id)
+    line.points = row.list_points
+
+
+def _award(
+    lines: list[PrizeLine], standings: list[StandingRow], registration_of: dict, *, split: bool
+) -> list[PrizeLine]:
+    """The ranking's prize lines with their winners (see "Ties" above for shared places)."""
     # Only players who played (a series result) win: a registered no-show has a row with 0
     # points that would rank above every negative score. Ranks count the players who played.
     played = [row for row in standings if row.series]
-    by_rank = dict(enumerate(played, start=1))
-    for line in lines:
-        row = by_rank.get(line.rank)
-        if row is not None:
-            line.player_id = row.player_id
-            line.player_name = row.player_name
-            line.registration_id = registration_of.get(row.player_id)
-            line.points = row.list_points
+    places: dict[int, list[StandingRow]] = {}  # first place of a group → its players
+    place = 0
+    for index, row in enumerate(played):
+        if index and played[index - 1].rank_key() == row.rank_key():
+            places[place].append(row)
+        else:
+            place = index + 1
+            places[place] = [row]
+    by_rank = {line.rank: line for line in lines}
+    result = []
+    done = set()
+    for first, group in places.items():
+        spanned = [by_rank[r] for r in range(first, first + len(group)) if r in by_rank]
+        done.update(line.rank for line in spanned)
+        if not spanned:
+            continue
+        if len(group) == 1:
+            _give(spanned[0], group[0], registration_of)
+            result.append(spanned[0])
+        elif not split:
+            for line in spanned:
+                line.tied = [row.player_name for row in group]
+            result.extend(spanned)
+        else:
+            total = sum((line.amount for line in spanned), ZERO)
+            each = (total / len(group)).quantize(CENT, rounding=ROUND_FLOOR)
+            odd = int((total - each * len(group)) / CENT)
+            template = spanned[0]
+            for index, row in enumerate(group):
+                line = PrizeLine(
+                    prize_id=template.prize_id,
+                    scope=template.scope,
+                    series_number=template.series_number,
+                    category=template.category,
+                    rank=first,
+                    amount=each + (CENT if index < odd else ZERO),
+                    split=len(group),
+                )
+                _give(line, row, registration_of)
+                result.append(line)
+    result.extend(line for line in lines if line.rank not in done)
+    return result
 
 
 def tournament_money(tournament: Tournament) -> TournamentMoney:
@@ -356,17 +421,19 @@ def tournament_money(tournament: Tournament) -> TournamentMoney:
     rankings: dict[tuple, list[PrizeLine]] = {}
     for line in lines:
         rankings.setdefault(line.ranking, []).append(line)
+    split = tournament.prizes_split_ties
+    awarded = []
     for (scope, number, category), group in rankings.items():
-        if scope == Prize.Scope.SERIES:
-            if not played.get(number):
-                continue
+        if scope == Prize.Scope.SERIES and played.get(number):
             series = Series.objects.get(tournament=tournament, number=number)
-            _award(group, series_standings(series), registration_of)
-        elif played:
-            if scope == Prize.Scope.CATEGORY:
-                _award(group, tournament_standings(tournament, category=category), registration_of)
-            else:
-                _award(group, standings, registration_of)
+            group = _award(group, series_standings(series), registration_of, split=split)
+        elif scope == Prize.Scope.CATEGORY and played:
+            category_standings = tournament_standings(tournament, category=category)
+            group = _award(group, category_standings, registration_of, split=split)
+        elif scope == Prize.Scope.OVERALL and played:
+            group = _award(group, standings, registration_of, split=split)
+        awarded.extend(group)
+    lines = sorted(awarded, key=lambda line: line.sort_key)
     for line in lines:
         if line.registration_id in by_registration:
             by_registration[line.registration_id].prizes.append(line)

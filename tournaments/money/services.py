@@ -17,7 +17,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.errors import UserError, validated
+from tournaments.errors import UserError, check_text, validated
+from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import Category, Payment, Prize, Registration, Tournament
 from tournaments.money.selectors import ranking_label, tournament_money
 from tournaments.permissions import acting_user
@@ -54,13 +55,14 @@ def _decimal(value, *, label) -> Decimal | None:
     return number
 
 
-def tournament_money_update(*, tournament: Tournament, **fields) -> Tournament:
-    """Set the currency, the fees and the tiered lost-game fee of a tournament."""
+def tournament_money_update(*, tournament: Tournament, user=None, **fields) -> Tournament:
+    """Set the currency, the fees and the tiered lost-game fee of a tournament (logged)."""
     unknown = set(fields) - set(MONEY_SETTINGS)
     if unknown:
         raise TypeError(f"tournament_money_update got unknown fields {unknown}")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        before = {name: getattr(tournament, name) for name in MONEY_SETTINGS}
         for key, value in fields.items():
             setattr(tournament, key, value)
         tournament.currency = (tournament.currency or "").strip().upper()
@@ -100,10 +102,21 @@ def tournament_money_update(*, tournament: Tournament, **fields) -> Tournament:
             )
         validated(tournament)
         tournament.save(update_fields=list(MONEY_SETTINGS))
+        changes = {
+            name: [str(before[name]), str(getattr(tournament, name))]
+            for name in MONEY_SETTINGS
+            if str(before[name]) != str(getattr(tournament, name))
+        }
+        if changes:
+            action_record(
+                tournament=tournament, kind=Kind.SETTINGS, user=user, details={"changes": changes}
+            )
     return tournament
 
 
-def prize_plan_replace(*, tournament: Tournament, prizes: Sequence[Mapping]) -> list[Prize]:
+def prize_plan_replace(
+    *, tournament: Tournament, prizes: Sequence[Mapping], user=None
+) -> list[Prize]:
     """Replace the prize plan with `prizes` (all or nothing).
 
     Each mapping has `scope` (overall, series, category), `series_number` (series only),
@@ -195,7 +208,20 @@ def prize_plan_replace(*, tournament: Tournament, prizes: Sequence[Mapping]) -> 
                 raise UserError(
                     _("Line %(line)s: %(error)s") % {"line": line, "error": error}
                 ) from None
-        return Prize.objects.bulk_create([prize for _line, prize in built])
+        created = Prize.objects.bulk_create([prize for _line, prize in built])
+        action_record(
+            tournament=tournament,
+            kind=Kind.PRIZE_PLAN,
+            user=user,
+            details={
+                "prizes": [
+                    f"{ranking_label(p.scope, p.series_number, p.category)} {p.rank}: "
+                    + (f"{p.amount:f}" if p.amount is not None else f"{p.share:f} %")
+                    for p in created
+                ]
+            },
+        )
+        return created
 
 
 def payment_record(
@@ -205,8 +231,10 @@ def payment_record(
     amount: Decimal | int | str,
     note: str = "",
     user: AbstractBaseUser | None = None,
+    key: str | None = None,
 ) -> Payment:
-    """Record money paid in (fees) or out (a prize, a refund); `amount` is positive."""
+    """Record money paid in (fees) or out (a prize, a refund); `amount` is positive.
+    `key`: the form's once key (a repeat raises `Replay`)."""
     if kind not in Payment.Kind.values:
         raise UserError(_("Unknown kind of payment."), field="kind")
     value = _decimal(amount, label=_("amount"))
@@ -214,7 +242,16 @@ def payment_record(
         raise UserError(
             _("Enter an amount above zero (to undo a payment, delete it)."), field="amount"
         )
+    if not isinstance(note, str):
+        raise TypeError("note must be text")
+    check_text(note, field="note")
     with transaction.atomic():
+        registration = (
+            Registration.objects.select_for_update()
+            .select_related("tournament", "player")
+            .get(pk=registration.pk)
+        )
+        check_once(key)
         payment = Payment(
             registration=registration,
             kind=kind,
@@ -224,11 +261,23 @@ def payment_record(
         )
         validated(payment)
         payment.save()
+        action_record(
+            tournament=registration.tournament,
+            kind=Kind.PAYMENT,
+            user=user,
+            details={
+                "player": registration.player.name,
+                "kind": str(payment.get_kind_display()),
+                "amount": payment.amount,
+                "note": payment.note,
+            },
+            key=key,
+        )
     return payment
 
 
 def payment_settle(
-    *, registration: Registration, user: AbstractBaseUser | None = None
+    *, registration: Registration, user: AbstractBaseUser | None = None, key: str | None = None
 ) -> list[Payment]:
     """Bring a player's balance to zero: take the open fees (or refund an overpayment) and
     hand out the prizes not yet paid; returns the payments recorded."""
@@ -238,6 +287,7 @@ def payment_settle(
             .select_related("tournament")
             .get(pk=registration.pk)
         )
+        check_once(key)
         row = tournament_money(registration.tournament).row_of(registration.pk)
         payments = []
         if row.fees_open > 0:
@@ -252,9 +302,14 @@ def payment_settle(
             )
         return [
             payment_record(
-                registration=registration, kind=kind, amount=amount, note=note, user=user
+                registration=registration,
+                kind=kind,
+                amount=amount,
+                note=note,
+                user=user,
+                key=key if index == 0 else None,
             )
-            for kind, amount, note in payments
+            for index, (kind, amount, note) in enumerate(payments)
         ]
 
 
@@ -268,6 +323,23 @@ def _prize_note(prizes) -> str:
     return (cut.rsplit(", ", 1)[0] if ", " in cut else cut) + "…"
 
 
-def payment_delete(*, payment: Payment):
+def payment_delete(*, payment: Payment, user=None, reason: str = ""):
     with transaction.atomic():
+        payment = (
+            Payment.objects.select_for_update()
+            .select_related("registration__tournament", "registration__player")
+            .get(pk=payment.pk)
+        )
+        action_record(
+            tournament=payment.registration.tournament,
+            kind=Kind.PAYMENT_DELETED,
+            user=user,
+            details={
+                "player": payment.registration.player.name,
+                "kind": str(payment.get_kind_display()),
+                "amount": payment.amount,
+                "note": payment.note,
+            },
+            reason=reason,
+        )
         payment.delete()

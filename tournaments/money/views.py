@@ -16,6 +16,7 @@ from django.views.generic import TemplateView, View
 
 from tournaments.errors import UserError
 from tournaments.formats import format_money
+from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Payment, Registration
 from tournaments.money.forms import (
@@ -89,7 +90,9 @@ class MoneySettingsView(MoneyView):
         form = MoneySettingsForm.for_tournament(self.tournament, request.POST)
         if form.is_valid():
             try:
-                tournament_money_update(tournament=self.tournament, **form.cleaned_data)
+                tournament_money_update(
+                    tournament=self.tournament, user=request.user, **form.cleaned_data
+                )
             except UserError as error:
                 form.add_error(error.field if error.field in form.fields else None, str(error))
             else:
@@ -106,7 +109,11 @@ class PrizePlanView(MoneyView):
         form = PrizePlanForm(request.POST, currency=self.tournament.currency)
         if form.is_valid():
             try:
-                prize_plan_replace(tournament=self.tournament, prizes=form.cleaned_data["prizes"])
+                prize_plan_replace(
+                    tournament=self.tournament,
+                    prizes=form.cleaned_data["prizes"],
+                    user=request.user,
+                )
             except UserError as error:
                 form.add_error("plan", str(error))
             else:
@@ -145,8 +152,13 @@ class PaymentRecordView(MoneyView):
             )
         try:
             payment = payment_record(
-                registration=registration, user=request.user, **form.cleaned_data
+                registration=registration,
+                user=request.user,
+                key=once_key(request.POST.get("once")),
+                **form.cleaned_data,
             )
+        except Replay as replay:
+            messages.info(request, f"{registration.player.name}: {replay}")
         except UserError as error:
             return self.refuse(registration, str(error))
         else:
@@ -172,7 +184,13 @@ class PaymentSettleView(MoneyMixin, View):
             tournament=self.tournament,
         )
         try:
-            payments = payment_settle(registration=registration, user=request.user)
+            payments = payment_settle(
+                registration=registration,
+                user=request.user,
+                key=once_key(request.POST.get("once")),
+            )
+        except Replay as replay:
+            messages.info(request, str(replay))
         except UserError as error:
             messages.error(request, str(error))
         else:
@@ -193,6 +211,6 @@ class PaymentDeleteView(MoneyMixin, View):
         payment = get_object_or_404(
             Payment, pk=kwargs["pk"], registration__tournament=self.tournament
         )
-        payment_delete(payment=payment)
+        payment_delete(payment=payment, user=request.user, reason=request.POST.get("reason", ""))
         messages.success(request, _("The payment was deleted."))
         return redirect(self.money_url("payments"))

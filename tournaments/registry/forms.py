@@ -28,6 +28,7 @@ class TournamentForm(forms.ModelForm):
             "kontra_allowed",
             "team_best_n",
             "double_entry",
+            "prizes_split_ties",
             "published",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}

@@ -16,9 +16,11 @@ from django.db.models import Count
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from tournaments.entry.selectors import unconfirmed_error, unconfirmed_tables
 from tournaments.entry.services import table_links_issue
-from tournaments.errors import UserError, validated
+from tournaments.errors import UserError, check_text, validated
 from tournaments.games import scores_recompute
+from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import (
     Club,
     Game,
@@ -43,7 +45,15 @@ def unique_slug(model, text: str, *, max_length: int = 80) -> str:
     return slug
 
 
+def _log_created(kind, *, club, tournament=None, user=None, key=None, name=""):
+    action_record(
+        tournament=tournament, club=club, kind=kind, user=user, details={"name": name}, key=key
+    )
+
+
 def club_create(*, name: str, city: str = "", secretaries: Iterable = ()) -> Club:
+    check_text(name, field="name")
+    check_text(city, field="city")
     with transaction.atomic():
         club = validated(Club(name=name.strip(), city=city.strip()))
         club.save()
@@ -52,9 +62,17 @@ def club_create(*, name: str, city: str = "", secretaries: Iterable = ()) -> Clu
 
 
 def season_create(
-    *, club: Club, name: str, teams_best_n: int | None = None, slug: str | None = None
+    *,
+    club: Club,
+    name: str,
+    teams_best_n: int | None = None,
+    slug: str | None = None,
+    user=None,
+    key: str | None = None,
 ) -> Season:
+    check_text(name, field="name")
     with transaction.atomic():
+        check_once(key)
         season = Season(
             club=club,
             name=name.strip(),
@@ -63,6 +81,8 @@ def season_create(
         )
         validated(season)
         season.save()
+        if key:
+            _log_created(Kind.SEASON_CREATED, club=club, user=user, key=key, name=season.name)
     return season
 
 
@@ -73,8 +93,15 @@ def player_create(
     team: str = "",
     category: str = "",
     federation_number: str = "",
+    user=None,
+    key: str | None = None,
 ) -> Player:
+    """A new player; `key` (a form's once key) logs the creation and makes a repeat a
+    `Replay`."""
+    for field, value in (("name", name), ("team", team), ("federation_number", federation_number)):
+        check_text(value, field=field)
     with transaction.atomic():
+        check_once(key)
         player = validated(
             Player(
                 name=" ".join(name.split()),
@@ -91,6 +118,8 @@ def player_create(
                 _("Another player of this club has federation number %(n)s.")
                 % {"n": federation_number}
             ) from None
+        if key:
+            _log_created(Kind.PLAYER_CREATED, club=club, user=user, key=key, name=player.name)
     return player
 
 
@@ -99,6 +128,8 @@ def player_update(*, player: Player, **fields) -> Player:
     unknown = set(fields) - allowed
     if unknown:
         raise TypeError(f"player_update got unknown fields {unknown}")
+    for key, value in fields.items():
+        check_text(value, field=key)
     with transaction.atomic():
         for key, value in fields.items():
             setattr(player, key, " ".join(value.split()) if key == "name" else value.strip())
@@ -124,6 +155,7 @@ TOURNAMENT_SETTINGS = (
     "team_best_n",
     "published",
     "double_entry",
+    "prizes_split_ties",
 )
 
 
@@ -134,12 +166,16 @@ def tournament_create(
     date: datetime.date,
     season: Season | None = None,
     slug: str | None = None,
+    user=None,
+    key: str | None = None,
     **settings,
 ) -> Tournament:
     unknown = set(settings) - set(TOURNAMENT_SETTINGS)
     if unknown:
         raise TypeError(f"tournament_create got unknown settings {unknown}")
+    check_text(name, field="name")
     with transaction.atomic():
+        check_once(key)
         tournament = Tournament(
             club=club,
             season=season,
@@ -152,19 +188,52 @@ def tournament_create(
         if tournament.rules == RuleSet.NA and tournament.kontra_allowed:
             raise UserError(_("Kontra and Re are an ISPA house rule (rules §1.7)."))
         tournament.save()
+        _log_created(
+            Kind.TOURNAMENT_CREATED,
+            club=club,
+            tournament=tournament,
+            user=user,
+            key=key,
+            name=tournament.name,
+        )
     return tournament
 
 
-def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
-    """Change a tournament's name, date or settings; scores are recomputed when rules change."""
+# What a finished tournament may still change: whether it is shown, and how it is called.
+CHANGEABLE_WHEN_FINISHED = {"published", "name", "date", "season"}
+
+
+def tournament_update(*, tournament: Tournament, user=None, **fields) -> Tournament:
+    """Change a tournament's name, date or settings; scores are recomputed when rules change.
+
+    A finished tournament's settings are locked (reopen it first); every change is logged
+    with its old and new values.
+    """
     allowed = {"name", "date", "season", *TOURNAMENT_SETTINGS}
     unknown = set(fields) - allowed
     if unknown:
         raise TypeError(f"tournament_update got unknown fields {unknown}")
+    check_text(fields.get("name"), field="name")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        changed = {
+            key: [getattr(tournament, key), value]
+            for key, value in fields.items()
+            if getattr(tournament, key) != value
+        }
+        if tournament.status == Tournament.Status.FINISHED and (
+            set(changed) - CHANGEABLE_WHEN_FINISHED
+        ):
+            raise UserError(
+                _("The tournament is finished: its settings are locked. Reopen it first.")
+            )
         double_before = tournament.double_entry
-        scoring_fields = set(TOURNAMENT_SETTINGS) - {"team_best_n", "published", "double_entry"}
+        scoring_fields = set(TOURNAMENT_SETTINGS) - {
+            "team_best_n",
+            "published",
+            "double_entry",
+            "prizes_split_ties",
+        }
         changes_scoring = any(
             getattr(tournament, key) != value
             for key, value in fields.items()
@@ -220,54 +289,191 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
             # Turned on after a draw: the second keepers' links of the series still in play.
             for series in tournament.series.exclude(status=Series.Status.CLOSED):
                 table_links_issue(series=series)
+        if changed:
+            action_record(
+                tournament=tournament,
+                kind=Kind.SETTINGS,
+                user=user,
+                details={
+                    "changes": {
+                        key: [
+                            str(old) if old is not None else None,
+                            str(new) if new is not None else None,
+                        ]
+                        for key, (old, new) in changed.items()
+                    }
+                },
+            )
     return tournament
 
 
-def tournament_set_status(*, tournament: Tournament, status: str) -> Tournament:
+def tournament_finish(*, tournament: Tournament, user=None, reason: str = "") -> Tournament:
+    """Finish a tournament: every series closed, no game provisional or disputed. Its
+    settings and draws are locked until it is reopened (`tournament_reopen`)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if (
-            status == Tournament.Status.FINISHED
-            and tournament.series.filter(status=Series.Status.OPEN).exists()
-        ):
+        if tournament.status == Tournament.Status.FINISHED:
+            raise UserError(_("The tournament is already finished."), code="replay")
+        if not tournament.series.exists():
+            raise UserError(_("No series has been drawn; there is nothing to finish."))
+        if tournament.series.filter(status=Series.Status.OPEN).exists():
             raise UserError(_("Close every series before finishing the tournament."))
-        tournament.status = status
+        found = unconfirmed_tables(Table.objects.filter(series__tournament=tournament))
+        if found:
+            raise unconfirmed_error(found)
+        tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
+        action_record(tournament=tournament, kind=Kind.FINISHED, user=user, reason=reason)
     return tournament
 
 
-def registration_add(*, tournament: Tournament, players: Iterable[Player]) -> int:
-    """Register players (already registered ones and repeats are skipped); returns how many
-    were added."""
+def tournament_reopen(*, tournament: Tournament, user=None, reason: str = "") -> Tournament:
+    """Reopen a finished tournament (logged): settings and draws can change again."""
     with transaction.atomic():
-        existing = set(tournament.registrations.values_list("player_id", flat=True))
-        new = []
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.status != Tournament.Status.FINISHED:
+            raise UserError(_("The tournament is not finished."))
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+        action_record(tournament=tournament, kind=Kind.REOPENED, user=user, reason=reason)
+    return tournament
+
+
+def tournament_set_status(*, tournament: Tournament, status: str, user=None) -> Tournament:
+    """Finish or reopen (see `tournament_finish`, `tournament_reopen`); a tournament that
+    is not finished stays as it is when asked to run."""
+    if status == Tournament.Status.FINISHED:
+        return tournament_finish(tournament=tournament, user=user)
+    if tournament.status != Tournament.Status.FINISHED:
+        return Tournament.objects.get(pk=tournament.pk)
+    return tournament_reopen(tournament=tournament, user=user)
+
+
+def tournament_delete(*, tournament: Tournament, user=None):
+    """Delete a draft: a tournament with no series drawn and no money booked."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.series.exists() or tournament.status != Tournament.Status.PLANNED:
+            raise UserError(_("Only a draft can be deleted: this tournament has series drawn."))
+        if Registration.objects.filter(tournament=tournament, payments__isnull=False).exists():
+            raise UserError(_("Money has been booked for this tournament; it cannot be deleted."))
+        tournament.delete()
+
+
+def registration_add(
+    *,
+    tournament: Tournament,
+    players: Iterable[Player],
+    user=None,
+    key: str | None = None,
+    reason: str = "",
+) -> int:
+    """Register players (already registered ones and repeats are skipped); returns how many
+    were added. A withdrawn player registered again is back in the draw."""
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        check_once(key)
+        registered = dict(tournament.registrations.values_list("player_id", "withdrawn"))
+        new, back = [], []
         for player in players:
-            if player.pk not in existing:
-                existing.add(player.pk)
+            if player.pk not in registered:
+                registered[player.pk] = False
                 new.append(Registration(tournament=tournament, player=player))
+            elif registered[player.pk]:
+                registered[player.pk] = False
+                back.append(player)
         Registration.objects.bulk_create(new)
-    return len(new)
+        if back:
+            tournament.registrations.filter(player__in=back).update(withdrawn=False)
+        if new or back or key:
+            action_record(
+                tournament=tournament,
+                kind=Kind.REGISTRATION_ADDED,
+                user=user,
+                details={"players": [r.player.name for r in new] + [p.name for p in back]},
+                reason=reason,
+                key=key,
+            )
+    return len(new) + len(back)
 
 
-def registration_remove(*, registration: Registration):
+def player_quick_add(
+    *, tournament: Tournament, name: str, user=None, key: str | None = None, **fields
+) -> Player:
+    """A new player of the tournament's club, registered at once (one transaction; the
+    form's once key makes a double submit a `Replay`)."""
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        check_once(key)
+        player = player_create(name=name, club=tournament.club, **fields)
+        registration_add(tournament=tournament, players=[player], user=user, key=key)
+    return player
+
+
+def registration_remove(*, registration: Registration, user=None):
     with transaction.atomic():
         if Seat.objects.filter(
             series__tournament=registration.tournament_id, player=registration.player_id
         ).exists():
-            raise UserError(_("This player has been seated in a series and cannot be removed."))
+            raise UserError(
+                _(
+                    "This player has been seated in a series and cannot be removed; withdraw "
+                    "them instead (results kept, not drawn again)."
+                )
+            )
         if registration.payments.exists():
             raise UserError(_("Money has been booked for this player; remove the payments first."))
+        action_record(
+            tournament=registration.tournament,
+            kind=Kind.REGISTRATION_REMOVED,
+            user=user,
+            details={"player": registration.player.name},
+        )
         registration.delete()
 
 
-def registration_set_lots(*, tournament: Tournament, lots: Mapping[int, int | None]):
+def registration_withdraw(
+    *, registration: Registration, user=None, reason: str = "", undo: bool = False
+) -> Registration:
+    """A player who leaves: not drawn again, their results kept (`undo`: back in the draw)."""
+    with transaction.atomic():
+        registration = (
+            Registration.objects.select_for_update()
+            .select_related("player", "tournament")
+            .get(pk=registration.pk)
+        )
+        if registration.tournament.status == Tournament.Status.FINISHED:
+            raise UserError(_("The tournament is finished; reopen it first."))
+        if registration.withdrawn != undo:
+            return registration
+        registration.withdrawn = not undo
+        registration.save(update_fields=["withdrawn"])
+        action_record(
+            tournament=registration.tournament,
+            kind=Kind.REGISTRATION_ADDED if undo else Kind.REGISTRATION_WITHDRAWN,
+            user=user,
+            details={"player": registration.player.name},
+            reason=reason,
+        )
+    return registration
+
+
+def registration_set_lots(*, tournament: Tournament, lots: Mapping[int, int | None], user=None):
     """Record the order a draw by lot gave among tied players (rules §2)."""
     with transaction.atomic():
-        for registration in tournament.registrations.select_for_update():
-            if registration.player_id in lots:
+        changed = {}
+        for registration in tournament.registrations.select_for_update().select_related("player"):
+            if registration.player_id in lots and registration.lot != lots[registration.player_id]:
+                changed[registration.player.name] = [
+                    registration.lot,
+                    lots[registration.player_id],
+                ]
                 registration.lot = lots[registration.player_id]
                 registration.save(update_fields=["lot"])
+        if changed:
+            action_record(
+                tournament=tournament, kind=Kind.LOTS, user=user, details={"changes": changed}
+            )
 
 
 @dataclass(frozen=True)
@@ -277,7 +483,7 @@ class ImportResult:
     registered: int
 
 
-def players_import(*, tournament: Tournament, rows: Sequence[Mapping]) -> ImportResult:
+def players_import(*, tournament: Tournament, rows: Sequence[Mapping], user=None) -> ImportResult:
     """Register an imported player list: known players are reused, new ones created.
 
     A row's club is the tournament's club when empty or equal to it; another club is found
@@ -320,5 +526,7 @@ def players_import(*, tournament: Tournament, rows: Sequence[Mapping]) -> Import
             else:
                 reused += 1
             players.append(player)
-        registered = registration_add(tournament=tournament, players=players)
+        registered = registration_add(
+            tournament=tournament, players=players, user=user, reason=_("player list import")
+        )
     return ImportResult(created=created, reused=reused, registered=registered)

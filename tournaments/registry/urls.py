@@ -19,6 +19,12 @@ manage = [
     path(T + "settings/", views.TournamentSettingsView.as_view(), name="tournament_settings"),
     path(T + "action/", views.TournamentActionView.as_view(), name="tournament_action"),
     path(T + "lots/", views.LotsView.as_view(), name="tournament_lots"),
+    path(T + "delete/", views.TournamentDeleteView.as_view(), name="tournament_delete"),
+    path(
+        T + "registrations/<int:pk>/withdraw/",
+        views.RegistrationWithdrawView.as_view(),
+        name="registration_withdraw",
+    ),
     path(T + "registrations/add/", views.RegistrationAddView.as_view(), name="registration_add"),
     path(
         T + "registrations/quick-add/",

@@ -8,18 +8,20 @@ Every state change is a POST that calls one service and redirects (STYLE habit 9
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q
-from django.shortcuts import get_object_or_404, redirect
+from django.db.models import Count, Max, Q
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import FormView, TemplateView, View
 
 from tournaments import permissions
 from tournaments.draw import engine as draw_engine
 from tournaments.draw.forms import DrawForm
+from tournaments.draw.views import show_error
 from tournaments.errors import UserError
+from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.registry import player_import
@@ -34,14 +36,18 @@ from tournaments.registry.forms import (
 from tournaments.registry.selectors import rows_registered_already
 from tournaments.registry.services import (
     player_create,
+    player_quick_add,
     player_update,
     players_import,
     registration_add,
     registration_remove,
     registration_set_lots,
+    registration_withdraw,
     season_create,
     tournament_create,
-    tournament_set_status,
+    tournament_delete,
+    tournament_finish,
+    tournament_reopen,
     tournament_update,
 )
 from tournaments.standings.selectors import tied_groups, tournament_standings
@@ -102,7 +108,15 @@ class ClubPlayersView(ClubMixin, FormView):
 
     def form_valid(self, form):
         try:
-            player = player_create(club=self.club, **form.cleaned_data)
+            player = player_create(
+                club=self.club,
+                user=self.request.user,
+                key=once_key(self.request.POST.get("once")),
+                **form.cleaned_data,
+            )
+        except Replay as replay:
+            messages.info(self.request, str(replay))
+            return redirect("manage:club_players", club=self.club.pk)
         except UserError as error:
             form.add_error(error.field if error.field in form.fields else None, str(error))
             return self.form_invalid(form)
@@ -149,7 +163,15 @@ class SeasonCreateView(ClubMixin, FormView):
 
     def form_valid(self, form):
         try:
-            season_create(club=self.club, **form.cleaned_data)
+            season_create(
+                club=self.club,
+                user=self.request.user,
+                key=once_key(self.request.POST.get("once")),
+                **form.cleaned_data,
+            )
+        except Replay as replay:
+            messages.info(self.request, str(replay))
+            return redirect("manage:dashboard")
         except UserError as error:
             form.add_error(None, str(error))
             return self.form_invalid(form)
@@ -179,8 +201,13 @@ class TournamentCreateView(ClubMixin, FormView):
                 name=data.pop("name"),
                 date=data.pop("date"),
                 season=data.pop("season"),
+                user=self.request.user,
+                key=once_key(self.request.POST.get("once")),
                 **data,
             )
+        except Replay as replay:
+            messages.info(self.request, str(replay))
+            return redirect("manage:dashboard")
         except UserError as error:
             form.add_error(None, str(error))
             return self.form_invalid(form)
@@ -205,7 +232,9 @@ class TournamentSettingsView(TournamentMixin, ManageMixin, FormView):
 
     def form_valid(self, form):
         try:
-            tournament_update(tournament=self.tournament, **form.cleaned_data)
+            tournament_update(
+                tournament=self.tournament, user=self.request.user, **form.cleaned_data
+            )
         except UserError as error:
             form.add_error(None, str(error))
             return self.form_invalid(form)
@@ -263,29 +292,109 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
                 else None
             ),
             split=split,
+            next_series_number=(self.tournament.series.aggregate(n=Max("number"))["n"] or 0) + 1,
         )
         return context
 
 
 class TournamentActionView(TournamentMixin, ManageMixin, View):
-    """Publish, unpublish, finish or reopen a tournament."""
+    """Publish, unpublish, finish or reopen a tournament. Finishing and reopening ask once
+    (a confirmation page) and are logged."""
+
+    QUESTIONS = {
+        "finish": (
+            gettext_lazy("Finish the tournament"),
+            gettext_lazy(
+                "Finish the tournament? Its results become final: the settings and the draw "
+                "are locked until it is reopened."
+            ),
+            gettext_lazy("Finish the tournament"),
+        ),
+        "reopen": (
+            gettext_lazy("Reopen the tournament"),
+            gettext_lazy(
+                "Reopen the finished tournament? Settings and draws can change again; it is "
+                "logged."
+            ),
+            gettext_lazy("Reopen the tournament"),
+        ),
+    }
 
     def post(self, request, *args, **kwargs):
         action = request.POST.get("action")
+        reason = request.POST.get("reason", "")
+        if action in self.QUESTIONS and not request.POST.get("confirmed"):
+            title, question, button = self.QUESTIONS[action]
+            return render(
+                request,
+                "tournaments/manage/confirm_action.html",
+                {
+                    "tournament": self.tournament,
+                    "can_manage": True,
+                    "title": title,
+                    "question": question,
+                    "button": button,
+                    "action_url": reverse(
+                        "manage:tournament_action", kwargs={"tournament": self.tournament.slug}
+                    ),
+                    "hidden": [("action", action), ("confirmed", "1")],
+                    "ask_reason": action == "reopen",
+                },
+            )
         try:
             if action in ("publish", "unpublish"):
-                tournament_update(tournament=self.tournament, published=action == "publish")
+                tournament_update(
+                    tournament=self.tournament, published=action == "publish", user=request.user
+                )
             elif action == "finish":
-                tournament_set_status(
-                    tournament=self.tournament, status=Tournament.Status.FINISHED
+                tournament_finish(tournament=self.tournament, user=request.user, reason=reason)
+                messages.success(
+                    request,
+                    _("The tournament is finished; its results are final."),
                 )
             elif action == "reopen":
-                tournament_set_status(tournament=self.tournament, status=Tournament.Status.RUNNING)
+                tournament_reopen(tournament=self.tournament, user=request.user, reason=reason)
+                messages.success(request, _("The tournament is open again."))
             else:
                 raise UserError(_("Unknown action."))
         except UserError as error:
-            messages.error(request, str(error))
+            show_error(request, error, self.tournament)
         return redirect("manage:tournament", tournament=self.tournament.slug)
+
+
+class TournamentDeleteView(TournamentMixin, ManageMixin, View):
+    """Delete a draft tournament, after a confirmation page."""
+
+    def get(self, request, *args, **kwargs):
+        return render(
+            request,
+            "tournaments/manage/confirm_action.html",
+            {
+                "tournament": self.tournament,
+                "can_manage": True,
+                "title": _("Delete the draft"),
+                "question": _(
+                    "Delete the tournament “%(name)s” with its registrations? This cannot be "
+                    "undone."
+                )
+                % {"name": self.tournament.name},
+                "button": _("Delete the tournament"),
+                "button_class": "danger",
+                "action_url": request.path,
+                "hidden": [("confirmed", "1")],
+            },
+        )
+
+    def post(self, request, *args, **kwargs):
+        if not request.POST.get("confirmed"):
+            return self.get(request, *args, **kwargs)
+        try:
+            tournament_delete(tournament=self.tournament, user=request.user)
+        except UserError as error:
+            messages.error(request, str(error))
+            return redirect("manage:tournament", tournament=self.tournament.slug)
+        messages.success(request, _("The tournament was deleted."))
+        return redirect("manage:dashboard")
 
 
 class LotsView(TournamentMixin, ManageMixin, View):
@@ -293,19 +402,36 @@ class LotsView(TournamentMixin, ManageMixin, View):
 
     def post(self, request, *args, **kwargs):
         lots = {}
+        back = redirect("manage:tournament", tournament=self.tournament.slug)
         for key, value in request.POST.items():
             if not key.startswith("lot_"):
                 continue
             try:
                 player_id = int(key[4:])
-                lots[player_id] = int(value) if value.strip() else None
+                lots[player_id] = int(value)
             except ValueError:
-                messages.error(request, _("Enter whole numbers for the draw by lot."))
-                return redirect("manage:tournament", tournament=self.tournament.slug)
-            if lots[player_id] is not None and not 1 <= lots[player_id] <= 9999:
-                messages.error(request, _("Enter whole numbers for the draw by lot."))
-                return redirect("manage:tournament", tournament=self.tournament.slug)
-        registration_set_lots(tournament=self.tournament, lots=lots)
+                # Empty is refused too: a tie is resolved only by a lot for every player.
+                messages.error(
+                    request,
+                    _("Enter the drawn order in whole numbers (1, 2, …) for every tied player."),
+                )
+                return back
+            if not 1 <= lots[player_id] <= 9999:
+                messages.error(
+                    request,
+                    _("Enter the drawn order in whole numbers (1, 2, …) for every tied player."),
+                )
+                return back
+        if not lots:
+            messages.error(
+                request,
+                _("Enter the drawn order in whole numbers (1, 2, …) for every tied player."),
+            )
+            return back
+        if len(set(lots.values())) != len(lots):
+            messages.error(request, _("Each tied player draws a different number."))
+            return back
+        registration_set_lots(tournament=self.tournament, lots=lots, user=request.user)
         messages.success(request, _("The draw by lot is recorded."))
         return redirect("manage:tournament", tournament=self.tournament.slug)
 
@@ -314,10 +440,17 @@ class RegistrationAddView(TournamentMixin, ManageMixin, View):
     def post(self, request, *args, **kwargs):
         form = RegistrationAddForm(request.POST, tournament=self.tournament)
         if form.is_valid():
-            added = registration_add(
-                tournament=self.tournament, players=form.cleaned_data["players"]
-            )
-            messages.success(request, _("%(n)s players registered.") % {"n": added})
+            try:
+                added = registration_add(
+                    tournament=self.tournament,
+                    players=form.cleaned_data["players"],
+                    user=request.user,
+                    key=once_key(request.POST.get("once")),
+                )
+            except Replay as replay:
+                messages.info(request, str(replay))
+            else:
+                messages.success(request, _("%(n)s players registered.") % {"n": added})
         else:
             messages.error(request, _("Choose at least one player of the club."))
         return redirect("manage:tournament", tournament=self.tournament.slug)
@@ -332,9 +465,15 @@ class RegistrationQuickAddView(TournamentMixin, ManageMixin, View):
             messages.error(request, _("Enter the new player's name."))
         else:
             try:
-                player = player_create(club=self.tournament.club, **form.cleaned_data)
-                registration_add(tournament=self.tournament, players=[player])
+                player = player_quick_add(
+                    tournament=self.tournament,
+                    user=request.user,
+                    key=once_key(request.POST.get("once")),
+                    **form.cleaned_data,
+                )
                 messages.success(request, _("%(name)s registered.") % {"name": player.name})
+            except Replay as replay:
+                messages.info(request, str(replay))
             except UserError as error:
                 messages.error(request, str(error))
         url = reverse("manage:tournament", kwargs={"tournament": self.tournament.slug})
@@ -345,10 +484,39 @@ class RegistrationRemoveView(TournamentMixin, ManageMixin, View):
     def post(self, request, *args, **kwargs):
         registration = get_object_or_404(Registration, pk=kwargs["pk"], tournament=self.tournament)
         try:
-            registration_remove(registration=registration)
+            registration_remove(registration=registration, user=request.user)
             messages.success(request, _("Registration removed."))
         except UserError as error:
             messages.error(request, str(error))
+        return redirect("manage:tournament", tournament=self.tournament.slug)
+
+
+class RegistrationWithdrawView(TournamentMixin, ManageMixin, View):
+    """A player who leaves: not drawn again, results kept (`undo`: back in the draw)."""
+
+    def post(self, request, *args, **kwargs):
+        registration = get_object_or_404(
+            Registration.objects.select_related("player"),
+            pk=kwargs["pk"],
+            tournament=self.tournament,
+        )
+        undo = bool(request.POST.get("undo"))
+        try:
+            registration_withdraw(
+                registration=registration,
+                user=request.user,
+                reason=request.POST.get("reason", ""),
+                undo=undo,
+            )
+        except UserError as error:
+            messages.error(request, str(error))
+        else:
+            text = (
+                _("%(name)s is back in the draw.")
+                if undo
+                else _("%(name)s is withdrawn: not drawn again, results kept.")
+            )
+            messages.success(request, text % {"name": registration.player.name})
         return redirect("manage:tournament", tournament=self.tournament.slug)
 
 
@@ -373,7 +541,7 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
                 messages.error(request, _("The preview has expired; upload the list again."))
                 return redirect("manage:registration_import", tournament=self.tournament.slug)
             try:
-                result = players_import(tournament=self.tournament, rows=rows)
+                result = players_import(tournament=self.tournament, rows=rows, user=request.user)
             except UserError as error:
                 messages.error(request, str(error))
                 return redirect("manage:registration_import", tournament=self.tournament.slug)

@@ -388,6 +388,13 @@ class PaperTotalsForm(FormErrorsMixin, forms.Form):
                 widget=forms.NumberInput(attrs={"class": "short", "inputmode": "numeric"}),
             )
 
+        self.fields["short_reason"] = forms.CharField(
+            label=_("Reason to close it short"),
+            max_length=200,
+            required=False,
+            help_text=_("Only when the table played fewer games than the series length."),
+        )
+
     def paper_totals(self) -> dict[int, int]:
         return {
             seat.number: self.cleaned_data[f"seat_{seat.number}"]

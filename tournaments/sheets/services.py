@@ -17,9 +17,17 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tournaments.errors import UserError, validated
-from tournaments.games import SHEET_FIELDS, game_build, penalties_follow, penalty_charges
+from tournaments.errors import UserError, check_text, validated
+from tournaments.games import (
+    SHEET_FIELDS,
+    game_build,
+    game_mapping_of,
+    penalties_follow,
+    penalty_charges,
+)
+from tournaments.log.services import Kind, Replay, action_record, check_once, clean_reason
 from tournaments.models import (
+    ActionLog,
     Game,
     GameChange,
     Penalty,
@@ -77,14 +85,61 @@ def _check_sheet_open(table: Table):
         raise UserError(_("This sheet is closed; reopen it to change it."))
 
 
-def game_record(*, table: Table, data: Mapping, user: AbstractBaseUser | None = None) -> Game:
-    """Enter the next row of a table's sheet."""
+def _check_row_number(table: Table, *, number: int, expected: int, data: Mapping):
+    """The desk's row form says which game it fills: a row sent twice (a double click, a
+    resent request, the phone's copy of the same game) is a replay, once."""
+    if number < expected:
+        stored = table.games.filter(number=number).first()
+        try:
+            sent = game_mapping_of(game_build(table=table, number=number, data=data))
+        except UserError:
+            sent = None
+        if stored is not None and sent is not None and game_mapping_of(stored) == sent:
+            raise Replay(
+                _("Game %(n)s is already on the sheet: the row was sent twice and counts once.")
+                % {"n": number}
+            )
+        raise UserError(
+            _(
+                "Game %(n)s is already on the sheet (entered elsewhere meanwhile). Check the "
+                "sheet: this row would now be game %(next)s."
+            )
+            % {"n": number, "next": expected},
+            code="number_taken",
+        )
+    if number > expected:
+        raise UserError(
+            _("Game %(n)s cannot be entered before game %(next)s.")
+            % {"n": number, "next": expected},
+            code="number_gap",
+        )
+
+
+def sheet_changed(table: Table):
+    """A change to a sheet's rows: the paper totals typed for it no longer apply."""
+    if table.paper_totals:
+        table.paper_totals = {}
+        Table.objects.filter(pk=table.pk).update(paper_totals={})
+
+
+def game_record(
+    *,
+    table: Table,
+    data: Mapping,
+    user: AbstractBaseUser | None = None,
+    number: int | None = None,
+) -> Game:
+    """Enter the next row of a table's sheet; `number` is the game the form filled (a repeat
+    of a stored row raises `Replay`)."""
     with transaction.atomic():
         table = locked_table(table)
         check_series_open(table)
         if table.closed:
             raise UserError(_("This sheet is closed; reopen it to enter more games."))
-        number = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
+        expected = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
+        if number is not None:
+            _check_row_number(table, number=number, expected=expected, data=data)
+        number = expected
         limit = table.series.tournament.games_per_series(table.size)
         if number > limit:
             raise UserError(
@@ -103,6 +158,7 @@ def game_record(*, table: Table, data: Mapping, user: AbstractBaseUser | None = 
             diff=jsonable(game_snapshot(game)),
         )
         mark_started(table.series)
+        sheet_changed(table)
     return game
 
 
@@ -169,6 +225,7 @@ def game_correct(
         updated.version = version_bump(tournament_id=table.series.tournament_id)
         updated.save()
         penalties_follow(game=updated)
+        sheet_changed(table)
         GameChange.objects.create(
             table=table,
             game=updated,
@@ -176,7 +233,7 @@ def game_correct(
             action=GameChange.Action.CORRECTED,
             user=acting_user(user),
             diff=jsonable(diff),
-            reason=reason[:200],
+            reason=clean_reason(reason),
         )
     return updated
 
@@ -199,26 +256,30 @@ def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str
             action=GameChange.Action.DELETED,
             user=acting_user(user),
             diff=jsonable(game_snapshot(game)),
-            reason=reason[:200],
+            reason=clean_reason(reason),
         )
         # Penalties charged at its value go with the game; their history says so.
         for penalty in game.penalties.all():
             _penalty_history(penalty, action=PenaltyChange.Action.DELETED, user=user)
         game.delete()
         version_bump(tournament_id=table.series.tournament_id)
+        sheet_changed(table)
 
 
 def penalty_record(
-    *, table: Table, seat: int, points: int, reason: str = "", user=None
+    *, table: Table, seat: int, points: int, reason: str = "", user=None, key: str | None = None
 ) -> Penalty:
-    """Fine a seat (rules §3.6); kept in the sheet's penalty history."""
+    """Fine a seat (rules §3.6); kept in the sheet's penalty history (`key`: the form's once
+    key, a repeat raises `Replay`)."""
     with transaction.atomic():
         table = locked_table(table)
+        check_once(key)
         _check_sheet_open(table)
         if not 1 <= seat <= table.size:
             raise UserError(_("Seat %(seat)s does not exist at this table.") % {"seat": seat})
         if points == 0:
             raise UserError(_("A penalty of 0 points changes nothing."))
+        check_text(reason, field="reason")
         penalty = validated(
             Penalty(
                 table=table,
@@ -231,6 +292,16 @@ def penalty_record(
         )
         penalty.save()
         _penalty_history(penalty, action=PenaltyChange.Action.CREATED, user=user)
+        action_record(
+            tournament=table.series.tournament,
+            kind=Kind.PENALTY,
+            user=user,
+            table=table,
+            details={"seat": seat, "points": points},
+            reason=penalty.reason,
+            key=key,
+        )
+        sheet_changed(table)
         version_bump(tournament_id=table.series.tournament_id)
     return penalty
 
@@ -274,6 +345,7 @@ def penalty_law_record(
             penalty.save()
             _penalty_history(penalty, action=PenaltyChange.Action.CREATED, user=user)
             penalties.append(penalty)
+        sheet_changed(table)
         version_bump(tournament_id=table.series.tournament_id)
     return penalties
 
@@ -288,7 +360,7 @@ def _penalty_history(penalty: Penalty, *, action: str, user, reason: str = ""):
         points=penalty.points,
         penalty_reason=penalty.reason,
         user=acting_user(user),
-        reason=reason.strip()[:200],
+        reason=clean_reason(reason),
     )
 
 
@@ -307,6 +379,7 @@ def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
         for row in rows:
             _penalty_history(row, action=PenaltyChange.Action.DELETED, user=user, reason=reason)
             row.delete()
+        sheet_changed(table)
         version_bump(tournament_id=table.series.tournament_id)
 
 
@@ -324,21 +397,46 @@ def table_close(
     paper_totals: Mapping[int, int] | None = None,
     accept_differences: bool = False,
     user: AbstractBaseUser | None = None,
+    short_reason: str = "",
 ) -> list[TotalDifference]:
     """Close a sheet: it must hold the whole series; typed paper totals are compared.
 
-    Returns the differences between the paper totals and the site's; with differences the
-    sheet stays open unless `accept_differences` (the paper list is wrong).
+    A sheet with fewer games (a table that stopped early) is closed only by the director
+    with a `short_reason`, shown on the sheet and in the log. A sheet closed before and
+    changed since needs the paper totals again. Returns the differences between the paper
+    totals and the site's; with differences the sheet stays open unless
+    `accept_differences` (the paper list is wrong).
     """
+    short_reason = clean_reason(short_reason)
     with transaction.atomic():
         table = locked_table(table)
         check_series_open(table)
+        if table.closed:
+            return []
         played = table.games.count()
         limit = table.series.tournament.games_per_series(table.size)
-        if played != limit:
+        if played > limit or (played < limit and not short_reason):
             raise UserError(
-                _("The sheet holds %(played)s of %(limit)s games; it cannot be closed yet.")
-                % {"played": played, "limit": limit}
+                _(
+                    "The sheet holds %(played)s of %(limit)s games; it cannot be closed yet "
+                    "(to close it short, give the reason)."
+                )
+                % {"played": played, "limit": limit},
+                field="short_reason",
+            )
+        closed_before = ActionLog.objects.filter(
+            tournament_id=table.series.tournament_id,
+            kind=Kind.SHEET_CLOSED,
+            series_number=table.series.number,
+            table_number=table.number,
+        ).exists()
+        if closed_before and not paper_totals:
+            raise UserError(
+                _(
+                    "The sheet was closed before and changed since: enter the paper totals "
+                    "again to close it."
+                ),
+                code="paper_totals_again",
             )
         differences = []
         if paper_totals:
@@ -357,16 +455,40 @@ def table_close(
             table.save(update_fields=["paper_totals"])
             return differences
         table.closed = True
+        table.closed_short = short_reason if played < limit else ""
+        table.save(update_fields=["closed", "paper_totals", "closed_short"])
+        action_record(
+            tournament=table.series.tournament,
+            kind=Kind.SHEET_CLOSED,
+            user=user,
+            table=table,
+            details={
+                "played": played,
+                "length": limit,
+                "paper_totals": table.paper_totals,
+                "differences": [f"{d.seat}: {d.paper} / {d.computed}" for d in differences],
+            },
+            reason=table.closed_short,
+        )
         table.save(update_fields=["closed", "paper_totals"])
         version_bump(tournament_id=table.series.tournament_id)
     return differences
 
 
-def table_reopen(*, table: Table, user=None) -> Table:
+def table_reopen(*, table: Table, user=None, reason: str = "") -> Table:
     with transaction.atomic():
         table = locked_table(table)
         check_series_open(table)
+        if not table.closed:
+            return table
         table.closed = False
         table.save(update_fields=["closed"])
+        action_record(
+            tournament=table.series.tournament,
+            kind=Kind.SHEET_REOPENED,
+            user=user,
+            table=table,
+            reason=reason,
+        )
         version_bump(tournament_id=table.series.tournament_id)
     return table

@@ -17,6 +17,7 @@ from django.views.generic import TemplateView, View
 
 from tournaments.errors import UserError
 from tournaments.games import game_mapping_of, game_preview
+from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ManageMixin, TableMixin
 from tournaments.models import (
     Game,
@@ -100,7 +101,15 @@ class SheetView(SheetMixin, TemplateView):
         form = self.row_form(request.POST)
         if form.is_valid():
             try:
-                game_record(table=self.table, data=form.game_mapping(), user=request.user)
+                game_record(
+                    table=self.table,
+                    data=form.game_mapping(),
+                    user=request.user,
+                    number=positive_int(request.POST.get("number")),
+                )
+            except Replay as replay:
+                messages.info(request, str(replay))
+                return redirect(self.sheet_url("entry"))
             except UserError as error:
                 form.add_user_error(error)
             else:
@@ -300,7 +309,10 @@ class PenaltyView(SheetMixin, View):
                         seat=data["seat"],
                         points=data["points"],
                         reason=data["reason"],
+                        key=once_key(request.POST.get("once")),
                     )
+            except Replay as replay:
+                messages.info(request, str(replay))
             except UserError as error:
                 messages.error(request, str(error))
             else:
@@ -346,6 +358,7 @@ class SheetCloseView(SheetMixin, TemplateView):
                     paper_totals=form.paper_totals(),
                     accept_differences=accept,
                     user=request.user,
+                    short_reason=form.cleaned_data.get("short_reason") or "",
                 )
             except UserError as error:
                 form.add_user_error(error)
@@ -395,7 +408,9 @@ class SheetCloseView(SheetMixin, TemplateView):
 class SheetReopenView(SheetMixin, View):
     def post(self, request, *args, **kwargs):
         try:
-            table_reopen(table=self.table, user=request.user)
+            table_reopen(
+                table=self.table, user=request.user, reason=request.POST.get("reason", "")
+            )
         except UserError as error:
             messages.error(request, str(error))
         else:

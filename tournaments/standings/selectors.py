@@ -19,8 +19,20 @@ from tournaments.models import Game, GameType, Player, Registration, Seat, Serie
 from tournaments.sheets.selectors import SeatLine, disputed_games, seat_lines
 
 # Tie-break order of rules §2 and interchange.md: list points desc, more won, fewer lost,
-# the director's draw by lot, then the name.
+# the director's draw by lot; players equal on all of these share their rank ("3." for
+# both, then 5.) and the name only orders them on the page.
 TIE_BREAK = ("list_points desc", "won desc", "lost asc", "lot asc", "name asc")
+NO_LOT = 1 << 30
+
+
+def shared_ranks(rows: list, key) -> list:
+    """Number `rows` (already in order) 1, 2, 3, 3, 5: rows with the same `key` share."""
+    previous = None
+    for index, row in enumerate(rows):
+        this = key(row)
+        row.rank = previous.rank if previous is not None and key(previous) == this else index + 1
+        previous = row
+    return rows
 
 
 @dataclass
@@ -53,16 +65,17 @@ class StandingRow:
     series: dict[int, SeriesResult] = field(default_factory=dict)
     provisional: bool = False  # counts games entered at a table, not yet confirmed
 
+    def rank_key(self):
+        """The tie-break keys (`TIE_BREAK` without the name): equal keys share a rank."""
+        lot = self.lot if self.lot is not None else NO_LOT
+        return (-self.list_points, -self.won, self.lost, lot)
+
     def sort_key(self):
-        lot = self.lot if self.lot is not None else 1 << 30
-        return (-self.list_points, -self.won, self.lost, lot, self.player_name.casefold())
+        return (*self.rank_key(), self.player_name.casefold())
 
 
 def _rank(rows: Iterable[StandingRow]) -> list[StandingRow]:
-    ordered = sorted(rows, key=StandingRow.sort_key)
-    for rank, row in enumerate(ordered, start=1):
-        row.rank = rank
-    return ordered
+    return shared_ranks(sorted(rows, key=StandingRow.sort_key), StandingRow.rank_key)
 
 
 def tournament_standings(
@@ -152,7 +165,8 @@ def standings_json(tournament: Tournament) -> list[dict]:
 
 
 def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:
-    """Players tied on list points, won and lost: only a draw by lot separates them (§2)."""
+    """Players tied on list points, won and lost: only a draw by lot separates them (§2);
+    a group stays listed once lots are drawn, so that they can be corrected."""
     groups: dict[tuple[int, int, int], list[StandingRow]] = defaultdict(list)
     for row in standings:
         if row.series:
@@ -250,10 +264,18 @@ def team_standings(
                 lost=sum(m.lost for m in counted),
             )
         )
-    teams.sort(key=lambda t: (-t.list_points, -t.won, t.lost, t.team.casefold()))
-    for rank, team in enumerate(teams, start=1):
-        team.rank = rank
-    return teams
+    return rank_teams(teams)
+
+
+def rank_teams(teams: list[TeamRow]) -> list[TeamRow]:
+    """Teams by list points, more games won, fewer lost (the players' keys, rules §2);
+    teams equal on all three share a rank."""
+
+    def key(team):
+        return (-team.list_points, -team.won, team.lost)
+
+    teams.sort(key=lambda t: (*key(t), t.team.casefold()))
+    return shared_ranks(teams, key)
 
 
 @dataclass
@@ -269,9 +291,12 @@ class SeasonPlayerRow:
     lost: int
     match_days: dict[int, int]  # tournament id → list points
 
-    def sort_key(self):
+    def rank_key(self):
         # The tournament ranking's keys (rules §2) without the lot, which is per tournament.
-        return (-self.list_points, -self.won, self.lost, self.player_name.casefold())
+        return (-self.list_points, -self.won, self.lost)
+
+    def sort_key(self):
+        return (*self.rank_key(), self.player_name.casefold())
 
 
 @dataclass
@@ -421,9 +446,9 @@ def season_standings(season, *, category: str | None = None, viewer=None) -> Sea
             entry.match_points_lost += result.match_points_lost
             entry.list_points += result.list_points
             entry.match_days[day.pk] = result
-    player_rows = sorted(players.values(), key=SeasonPlayerRow.sort_key)
-    for rank, row in enumerate(player_rows, start=1):
-        row.rank = rank
+    player_rows = shared_ranks(
+        sorted(players.values(), key=SeasonPlayerRow.sort_key), SeasonPlayerRow.rank_key
+    )
     team_rows = sorted(teams.values(), key=lambda r: (r.sort_key(), r.team.casefold()))
     for index, row in enumerate(team_rows):
         before = team_rows[index - 1] if index else None

@@ -1,0 +1,84 @@
+"""The action log's model: one line per director action (see `tournaments.log.services`)."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class ActionLog(models.Model):
+    """One director action on a tournament: who, when, what (`details`) and why.
+
+    Written by the services inside the transaction of the action itself
+    (`tournaments.log.services.action_record`). `key` is the idempotency key of the form that
+    asked for the action: the same form sent twice finds its key here and is a replay.
+    """
+
+    class Kind(models.TextChoices):
+        DRAW = "draw", _("series drawn")
+        REDRAW = "redraw", _("series drawn again")
+        SEAT_SWAP = "seat_swap", _("seats swapped")
+        SERIES_CLOSED = "series_closed", _("series closed")
+        SERIES_REOPENED = "series_reopened", _("series reopened")
+        SERIES_REMOVED = "series_removed", _("series removed")
+        REGISTRATION_ADDED = "registration_added", _("registration added")
+        REGISTRATION_REMOVED = "registration_removed", _("registration removed")
+        REGISTRATION_WITHDRAWN = "registration_withdrawn", _("player withdrawn")
+        PLAYER_CREATED = "player_created", _("player created")
+        SEASON_CREATED = "season_created", _("season created")
+        TOURNAMENT_CREATED = "tournament_created", _("tournament created")
+        SHEET_CLOSED = "sheet_closed", _("sheet closed")
+        SHEET_REOPENED = "sheet_reopened", _("sheet reopened")
+        GAMES_CONFIRMED = "games_confirmed", _("provisional games confirmed")
+        SETTLED = "settled", _("double entry settled")
+        PENALTY = "penalty", _("penalty")
+        SETTINGS = "settings", _("settings changed")
+        LOTS = "lots", _("draw by lot")
+        PRIZE_PLAN = "prize_plan", _("prize plan changed")
+        PAYMENT = "payment", _("payment")
+        PAYMENT_DELETED = "payment_deleted", _("payment deleted")
+        FINISHED = "finished", _("tournament finished")
+        REOPENED = "reopened", _("tournament reopened")
+
+    # A club's own actions (a player or a season created) have no tournament.
+    club = models.ForeignKey(
+        "tournaments.Club",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("club"),
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="actions",
+        verbose_name=_("tournament"),
+    )
+    kind = models.CharField(_("kind"), max_length=32, choices=Kind.choices)
+    # Kept as numbers so that the line stays readable after a redraw removes the table.
+    series_number = models.PositiveSmallIntegerField(_("series"), null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    by_name = models.CharField(_("by"), max_length=150, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    details = models.JSONField(_("what"), default=dict, blank=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    key = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("logged action")
+        verbose_name_plural = _("action log")
+        indexes = [models.Index(fields=["tournament", "kind"], name="actionlog_tournament_kind")]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} ({self.at:%Y-%m-%d %H:%M})" if self.at else self.kind
