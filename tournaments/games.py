@@ -191,7 +191,12 @@ def game_build(*, table: Table, number: int, data: Mapping) -> Game:
     tournament = table.series.tournament
     declarer = check_declarer(table_size=table.size, number=number, data=data)
     result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
-    game = Game(table=table, number=number, table_size=table.size)
+    game = Game(
+        table=table,
+        tournament_id=table.series.tournament_id,
+        number=number,
+        table_size=table.size,
+    )
     _apply(game, data, result, declarer)
     return game
 

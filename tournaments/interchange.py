@@ -62,7 +62,9 @@ from tournaments.registry.services import (
     registration_add,
     tournament_create,
 )
+from tournaments.sheets.totals import seat_totals_rebuild
 from tournaments.standings.selectors import tournament_standings
+from tournaments.versions import version_bump
 
 FORMAT = "skat-tournament/1"
 # A document with a systematic mistake would otherwise report it for every game.
@@ -750,6 +752,8 @@ class _Writer:
                     table = table_plan.table
                     table.closed = len(table_plan.games) == tournament.games_per_series(table.size)
                     tables.append(table)
+                    for game in table_plan.games:
+                        game.tournament = tournament
                     games.extend(table_plan.games)
                     penalties.extend(table_plan.penalties)
                     seats.extend(
@@ -770,6 +774,7 @@ class _Writer:
             Seat.objects.bulk_create(seats, batch_size=GAME_BATCH)
             Game.objects.bulk_create(games, batch_size=GAME_BATCH)
             Penalty.objects.bulk_create(penalties, batch_size=GAME_BATCH)
+            seat_totals_rebuild(tournament=tournament)
             if plan.series and all(s.series.status == Series.Status.CLOSED for s in plan.series):
                 tournament.status = Tournament.Status.FINISHED
             elif games:
@@ -777,6 +782,7 @@ class _Writer:
             else:
                 tournament.status = Tournament.Status.PLANNED
             tournament.save(update_fields=["status"])
+            version_bump(tournament_id=tournament.pk)
         return tournament
 
 

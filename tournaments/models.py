@@ -416,6 +416,17 @@ class Seat(models.Model):
     # The table's size, copied by the service that writes the row, so that the database
     # itself refuses a seat outside the table (seat 4 at a 3-table).
     table_size = models.PositiveSmallIntegerField(editable=False)
+    # The seat's sheet totals (`SeatLine`), written by `sheets.totals.seat_totals_refresh` in
+    # the transaction of every write to the table's sheet, so that standings read these
+    # rows and never the games. `game_points` and `list_points` include the penalties.
+    game_points = models.IntegerField(default=0, editable=False)
+    won = models.PositiveSmallIntegerField(default=0, editable=False)
+    lost = models.PositiveSmallIntegerField(default=0, editable=False)
+    others_lost = models.PositiveSmallIntegerField(default=0, editable=False)
+    penalties = models.IntegerField(default=0, editable=False)
+    list_points = models.IntegerField(default=0, editable=False)
+    games_played = models.PositiveSmallIntegerField(default=0, editable=False)
+    provisional = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["table", "number"]
@@ -447,6 +458,16 @@ class Game(models.Model):
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    # The table's tournament, copied by `games.game_build`, so that a tournament's games are
+    # found through an index whatever the size of the database (the live feed, the latest
+    # games, the workbook).
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="+",
+        editable=False,
+        db_index=False,
+    )
     number = models.PositiveSmallIntegerField(_("game"))
     # The table's size, copied by the service that writes the row, so that the database
     # itself refuses a seat outside the table (seat 4 at a 3-table).
@@ -511,7 +532,11 @@ class Game(models.Model):
                 condition=~(Q(is_won=True) & Q(is_lost=True)), name="game_not_won_and_lost"
             ),
         ]
-        indexes = [models.Index(fields=["table", "declarer"], name="game_table_declarer")]
+        indexes = [
+            models.Index(fields=["table", "declarer"], name="game_table_declarer"),
+            models.Index(fields=["tournament", "version"], name="game_tournament_version"),
+            models.Index(fields=["tournament", "created"], name="game_tournament_created"),
+        ]
 
     def __str__(self):
         return _("Game %(number)s") % {"number": self.number}

@@ -21,7 +21,9 @@ from tournaments.draw.selectors import previous_opponents
 from tournaments.entry.services import table_links_issue
 from tournaments.errors import UserError
 from tournaments.models import Game, Registration, Seat, Series, Table, Tournament
+from tournaments.sheets.totals import seat_totals_refresh
 from tournaments.standings.selectors import tournament_standings
+from tournaments.versions import version_bump
 
 
 def _draw_tables(
@@ -137,6 +139,7 @@ def series_draw(
         )
         _create_tables(series, tables)
         table_links_issue(series=series)
+        version_bump(tournament_id=tournament.pk)
     return series
 
 
@@ -170,6 +173,7 @@ def series_redraw(
         series.save(update_fields=["draw_seed", "keep_apart"])
         _create_tables(series, tables)
         table_links_issue(series=series)
+        version_bump(tournament_id=series.tournament_id)
     return series
 
 
@@ -197,6 +201,9 @@ def seat_swap(*, seat_a: Seat, seat_b: Seat, user: AbstractBaseUser | None = Non
             table_size=b.table_size,
             player_id=player_a,
         )
+        # A penalty may stand before the first game: it stays with the seat number.
+        seat_totals_refresh(table_ids={a.table_id, b.table_id})
+        version_bump(tournament_id=a.series.tournament_id)
 
 
 def series_close(*, series: Series, user=None) -> Series:
@@ -210,6 +217,7 @@ def series_close(*, series: Series, user=None) -> Series:
             )
         series.status = Series.Status.CLOSED
         series.save(update_fields=["status"])
+        version_bump(tournament_id=series.tournament_id)
     return series
 
 
@@ -219,6 +227,7 @@ def series_reopen(*, series: Series, user=None) -> Series:
         series.status = Series.Status.OPEN
         series.save(update_fields=["status"])
         Tournament.objects.filter(pk=series.tournament_id).update(status=Tournament.Status.RUNNING)
+        version_bump(tournament_id=series.tournament_id)
     return series
 
 
@@ -232,3 +241,4 @@ def series_delete(*, series: Series, user=None):
         if Game.objects.filter(table__series=series).exists():
             raise UserError(_("Games have been entered; the series cannot be removed."))
         series.delete()
+        version_bump(tournament_id=series.tournament_id)

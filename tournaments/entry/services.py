@@ -36,6 +36,7 @@ from tournaments.sheets.services import (
     locked_table,
     mark_started,
 )
+from tournaments.sheets.totals import seat_totals_refresh
 from tournaments.versions import version_bump
 
 FIRST_KEEPER, SECOND_KEEPER = 1, 2
@@ -314,6 +315,7 @@ def game_record_at_table(
                 table, number=existing.number, stored=_created_mapping(existing), data=data
             )
             return existing, False
+        seat_totals_refresh(table_ids=[table.pk])
         GameChange.objects.create(
             table=table,
             game=game,
@@ -365,6 +367,9 @@ def sheet_copy_record(
         row = {"number": expected, "client_id": str(client_id), "data": game_mapping_of(game)}
         copy.rows = [*copy.rows, row]
         copy.save(update_fields=["rows", "updated"])
+        # The second copy decides which rows are disputed, and those count nowhere.
+        seat_totals_refresh(table_ids=[table.pk])
+        version_bump(tournament_id=table.series.tournament_id)
         GameChange.objects.create(
             table=table,
             game=None,
@@ -408,6 +413,7 @@ def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> in
         Game.objects.filter(pk__in=[g.pk for g in games]).update(
             provisional=False, version=version
         )
+        seat_totals_refresh(table_ids=[table.pk])
         reason = (
             _("sheet confirmed by the second list keeper")
             if second_keeper
@@ -468,6 +474,8 @@ def sheet_settle(*, table: Table, choose: str, number: int | None = None, user=N
                 _settle_first(table, row, copy_rows, user)
         copy.rows = [copy_rows[n] for n in sorted(copy_rows)]
         copy.save(update_fields=["rows", "updated"])
+        seat_totals_refresh(table_ids=[table.pk])
+        version_bump(tournament_id=table.series.tournament_id)
     return sorted(row.number for row in rows)
 
 

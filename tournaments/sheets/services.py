@@ -3,7 +3,8 @@ closing a sheet against the paper totals and reopening it.
 
 Every function runs in one transaction, locks the table's row first (so that two writers
 to one sheet take turns) and keeps the sheet's history (`GameChange`, `PenaltyChange`):
-who changed what, when and why. The values themselves come from `games.game_build`.
+who changed what, when and why. The values themselves come from `games.game_build`; the
+seats' totals are written again in the same transaction (`sheets.totals`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import acting_user
 from tournaments.sheets.selectors import table_seat_totals
+from tournaments.sheets.totals import seat_totals_refresh
 from tournaments.versions import version_bump
 
 
@@ -92,6 +94,7 @@ def game_record(*, table: Table, data: Mapping, user: AbstractBaseUser | None = 
         game = game_build(table=table, number=number, data=data)
         game.version = version_bump(tournament_id=table.series.tournament_id)
         game.save()
+        seat_totals_refresh(table_ids=[table.pk])
         GameChange.objects.create(
             table=table,
             game=game,
@@ -142,6 +145,7 @@ def games_bulk_record(*, table: Table, rows: Sequence[Mapping]) -> list[Game]:
                 game.version = version
         Game.objects.bulk_create(games, batch_size=1000)
         if games:
+            seat_totals_refresh(table_ids=[table.pk])
             mark_started(table.series)
     return games
 
@@ -166,6 +170,7 @@ def game_correct(
             return current
         updated.version = version_bump(tournament_id=table.series.tournament_id)
         updated.save()
+        seat_totals_refresh(table_ids=[table.pk])
         GameChange.objects.create(
             table=table,
             game=updated,
@@ -199,6 +204,7 @@ def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str
             reason=reason[:200],
         )
         game.delete()
+        seat_totals_refresh(table_ids=[table.pk])
         version_bump(tournament_id=table.series.tournament_id)
 
 
@@ -225,6 +231,7 @@ def penalty_record(
         )
         penalty.save()
         _penalty_history(penalty, action=PenaltyChange.Action.CREATED, user=user)
+        seat_totals_refresh(table_ids=[table.pk])
         version_bump(tournament_id=table.series.tournament_id)
     return penalty
 
@@ -251,6 +258,7 @@ def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
         penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
         _penalty_history(penalty, action=PenaltyChange.Action.DELETED, user=user, reason=reason)
         penalty.delete()
+        seat_totals_refresh(table_ids=[table.pk])
         version_bump(tournament_id=table.series.tournament_id)
 
 
