@@ -4,16 +4,18 @@ from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.views.generic import DetailView, TemplateView
+from django.utils.cache import patch_cache_control
+from django.views.generic import DetailView, TemplateView, View
 from django_tables2 import RequestConfig
 
 from tournaments import permissions
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
-from tournaments.models import Category, Player, Season, Tournament
+from tournaments.models import Category, Player, Registration, Season, Seat, Tournament
 from tournaments.sheets.selectors import latest_games, table_sheet
 from tournaments.standings import charts
+from tournaments.standings.caching import TournamentPageMixin, VersionedPageMixin
 from tournaments.standings.selectors import (
     player_statistics,
     season_standings,
@@ -65,7 +67,7 @@ class HomeView(TemplateView):
         return context
 
 
-class TournamentDetailView(TournamentMixin, TemplateView):
+class TournamentDetailView(TournamentPageMixin, TournamentMixin, TemplateView):
     template_name = "tournaments/tournament_detail.html"
 
     def get_context_data(self, **kwargs):
@@ -93,7 +95,7 @@ class TournamentDetailView(TournamentMixin, TemplateView):
         return context
 
 
-class SeriesDetailView(SeriesMixin, TemplateView):
+class SeriesDetailView(TournamentPageMixin, SeriesMixin, TemplateView):
     template_name = "tournaments/series_detail.html"
 
     def get_context_data(self, **kwargs):
@@ -114,7 +116,7 @@ class SeriesDetailView(SeriesMixin, TemplateView):
         return context
 
 
-class TableDetailView(TableMixin, TemplateView):
+class TableDetailView(TournamentPageMixin, TableMixin, TemplateView):
     """The score sheet of one table, as read by players and the public."""
 
     template_name = "tournaments/table_detail.html"
@@ -125,7 +127,7 @@ class TableDetailView(TableMixin, TemplateView):
         return context
 
 
-class TeamStandingsView(TournamentMixin, TemplateView):
+class TeamStandingsView(TournamentPageMixin, TournamentMixin, TemplateView):
     template_name = "tournaments/team_standings.html"
 
     def get_context_data(self, **kwargs):
@@ -136,10 +138,24 @@ class TeamStandingsView(TournamentMixin, TemplateView):
         return context
 
 
-class PlayerDetailView(DetailView):
+class PlayerDetailView(VersionedPageMixin, DetailView):
     model = Player
     template_name = "tournaments/player_detail.html"
     context_object_name = "player"
+
+    def page_state(self) -> str:
+        """The player's own fields and the versions of every tournament they are in."""
+        pk = self.kwargs["pk"]
+        own = Player.objects.filter(pk=pk).values_list("name", "team", "category", "club_id")
+        tournaments = (
+            Tournament.objects.filter(
+                Q(pk__in=Registration.objects.filter(player_id=pk).values("tournament_id"))
+                | Q(pk__in=Seat.objects.filter(player_id=pk).values("series__tournament_id"))
+            )
+            .order_by("pk")
+            .values_list("pk", "version", "published")
+        )
+        return repr((list(own), list(tournaments)))
 
     def get_queryset(self):
         return Player.objects.select_related("club")
@@ -167,8 +183,20 @@ class PlayerDetailView(DetailView):
         return context
 
 
-class SeasonDetailView(TemplateView):
+class SeasonDetailView(VersionedPageMixin, TemplateView):
     template_name = "tournaments/season_detail.html"
+
+    def page_state(self) -> str:
+        """The season's settings and the versions of its match days."""
+        season = Season.objects.filter(slug=self.kwargs["season"]).values_list(
+            "pk", "name", "teams_best_n", "club_id"
+        )
+        days = (
+            Tournament.objects.filter(season__slug=self.kwargs["season"])
+            .order_by("pk")
+            .values_list("pk", "version", "published")
+        )
+        return repr((list(season), list(days)))
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -198,12 +226,13 @@ class SeasonDetailView(TemplateView):
         return context
 
 
-class ProjectorView(TournamentMixin, TemplateView):
-    """The hall's projector: big standings and the latest games; reloads itself.
+class ProjectorView(TournamentPageMixin, TournamentMixin, TemplateView):
+    """The hall's projector: big standings and the latest games.
 
     A hall of 120 players does not fit on one screen: the standings are shown `rows` at a
-    time (URL parameter, default 30) and every reload turns to the next page, so the
-    screen cycles through all of them with fresh figures on each page.
+    time (URL parameter, default 30) and the page turns to the next one every
+    `refresh_seconds`, so the screen cycles through all of them. A single page stays and
+    reloads only when the tournament's version changes (static/js/live.js polls it).
     """
 
     template_name = "tournaments/projector.html"
@@ -236,3 +265,12 @@ class ProjectorView(TournamentMixin, TemplateView):
             refresh_seconds=self.refresh_seconds,
         )
         return context
+
+
+class TournamentVersionView(TournamentMixin, View):
+    """The tournament's version, for pages that reload only when something changed."""
+
+    def get(self, request, *args, **kwargs):
+        response = JsonResponse({"version": self.tournament.version})
+        patch_cache_control(response, no_cache=True, no_store=True)
+        return response
