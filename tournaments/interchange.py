@@ -36,11 +36,12 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from django.db import connection, transaction
+import ijson
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError
 from tournaments.games import game_build, game_mapping_of
+from tournaments.interchange_stream import STREAMED, InterchangeError, Writer, read_header
 from tournaments.models import (
     PENALTY_LIMIT,
     Club,
@@ -56,15 +57,7 @@ from tournaments.models import (
     Tournament,
     has_control_characters,
 )
-from tournaments.registry.services import (
-    club_create,
-    player_create,
-    registration_add,
-    tournament_create,
-)
-from tournaments.sheets.totals import seat_totals_rebuild
 from tournaments.standings.selectors import tournament_standings
-from tournaments.versions import version_bump
 
 FORMAT = "skat-tournament/1"
 # A document with a systematic mistake would otherwise report it for every game.
@@ -91,17 +84,6 @@ TABLE_FIELDS = ("number", "seats", "games", "penalties")
 PENALTY_FIELDS = ("seat", "points", "reason")
 RAMSCH_ENTRY_FIELDS = ("seat", "result")
 DATE_PATTERN = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-class InterchangeError(Exception):
-    """A document that cannot be imported; `messages` name each problem and its place."""
-
-    def __init__(self, messages):
-        self.messages = [str(message) for message in messages]
-        super().__init__("\n".join(self.messages))
-
-    def __str__(self):
-        return "\n".join(self.messages)
 
 
 # --------------------------------------------------------------------------------------
@@ -286,7 +268,12 @@ class _Checker:
         self.more = 0
         self.tournament = Tournament()
         self.players: list[_PlayerPlan] = []
+        self.player_ids: set[str] = set()
         self.series: list[_SeriesPlan] = []
+        self.series_numbers: set[int] = set()
+        # Engine results by game mapping and table size: a document repeats the same
+        # games thousands of times, and each is valued once (`games.game_build`).
+        self.evaluated: dict = {}
         self.owner: Club | str | None = None
 
     # -- messages ------------------------------------------------------------------
@@ -379,6 +366,13 @@ class _Checker:
     # -- the document ---------------------------------------------------------------
 
     def check(self):
+        self.check_format()
+        self.check_header()
+        self.check_series(self.list_of(_("document"), self.doc, "series", required=False))
+        if self.messages:
+            raise InterchangeError(self.all_messages())
+
+    def check_format(self):
         doc = self.doc
         if not isinstance(doc, Mapping):
             raise InterchangeError([_("the document must be a JSON object")])
@@ -389,13 +383,14 @@ class _Checker:
                     % {"format": FORMAT, "given": _shown(doc.get("format"))}
                 ]
             )
+
+    def check_header(self):
+        """Everything but the series: the format, the tournament, the players, the owner."""
+        doc = self.doc
         self.unknown_fields(_("document"), doc, TOP_FIELDS)
         self.check_tournament(doc.get("tournament"))
-        ids = self.check_players(self.list_of(_("document"), doc, "players"))
+        self.player_ids = self.check_players(self.list_of(_("document"), doc, "players"))
         self.check_owner()
-        self.check_series(self.list_of(_("document"), doc, "series", required=False), ids)
-        if self.messages:
-            raise InterchangeError(self.all_messages())
 
     def check_tournament(self, data):
         place = _("tournament")
@@ -511,33 +506,39 @@ class _Checker:
         else:
             self.error("", _("name the club that runs the tournament with --club"))
 
-    def check_series(self, entries: list, player_ids: set[str]):
-        numbers: set[int] = set()
+    def check_series(self, entries):
         for index, data in enumerate(entries):
-            place = _("series[%(index)s]") % {"index": index}
-            if not isinstance(data, Mapping):
-                self.error(place, _("must be a JSON object"))
-                continue
-            number = self.integer(place, data, "number", low=1, high=SMALLINT_MAX)
-            if number is not None:
-                place = _("series %(number)s") % {"number": number}
-                if number in numbers:
-                    self.error(place, _("the series number is used twice"))
-                numbers.add(number)
-            self.unknown_fields(place, data, SERIES_FIELDS)
-            tables = self.list_of(place, data, "tables")
-            if isinstance(data.get("tables"), list) and not tables:
-                self.error(place, _("a series needs at least one table"))
-            plan = _SeriesPlan(
-                series=Series(
-                    tournament=self.tournament,
-                    number=number or 0,
-                    draw_seed=0,
-                    draw_method=Series.DrawMethod.RANDOM,
-                )
+            self.check_one_series(index, data)
+
+    def check_one_series(self, index: int, data) -> _SeriesPlan | None:
+        """Check `series[index]` and add its plan (None: not a JSON object)."""
+        numbers = self.series_numbers
+        player_ids = self.player_ids
+        place = _("series[%(index)s]") % {"index": index}
+        if not isinstance(data, Mapping):
+            self.error(place, _("must be a JSON object"))
+            return None
+        number = self.integer(place, data, "number", low=1, high=SMALLINT_MAX)
+        if number is not None:
+            place = _("series %(number)s") % {"number": number}
+            if number in numbers:
+                self.error(place, _("the series number is used twice"))
+            numbers.add(number)
+        self.unknown_fields(place, data, SERIES_FIELDS)
+        tables = self.list_of(place, data, "tables")
+        if isinstance(data.get("tables"), list) and not tables:
+            self.error(place, _("a series needs at least one table"))
+        plan = _SeriesPlan(
+            series=Series(
+                tournament=self.tournament,
+                number=number or 0,
+                draw_seed=0,
+                draw_method=Series.DrawMethod.RANDOM,
             )
-            self.series.append(plan)
-            self.check_tables(place, plan, tables, player_ids)
+        )
+        self.series.append(plan)
+        self.check_tables(place, plan, tables, player_ids)
+        return plan
 
     def check_tables(self, series_place: str, plan: _SeriesPlan, entries: list, player_ids):
         numbers: set[int] = set()
@@ -606,7 +607,9 @@ class _Checker:
         for number, data in enumerate(entries, start=1):
             try:
                 mapping = _sheet_mapping(data)
-                plan.games.append(game_build(table=table, number=number, data=mapping))
+                plan.games.append(
+                    game_build(table=table, number=number, data=mapping, memo=self.evaluated)
+                )
             except UserError as error:
                 self.error(
                     _("%(table)s, game %(number)s") % {"table": table_place, "number": number},
@@ -680,112 +683,6 @@ def _sheet_mapping(data) -> dict:
     return mapping
 
 
-def _insert(model, objects: list):
-    """Insert and set the primary keys (bulk where the database returns them)."""
-    if not objects:
-        return
-    if connection.features.can_return_rows_from_bulk_insert:
-        model.objects.bulk_create(objects, batch_size=GAME_BATCH)
-    else:  # pragma: no cover - every supported database returns the keys
-        for obj in objects:
-            obj.save(force_insert=True)
-
-
-class _Writer:
-    def __init__(self, checker: _Checker):
-        self.plan = checker
-        self.clubs: dict[str, Club] = {}
-
-    def club(self, name: str) -> Club:
-        if name not in self.clubs:
-            club = Club.objects.filter(name=name).first()
-            self.clubs[name] = club or club_create(name=name)
-        return self.clubs[name]
-
-    def players(self) -> dict[str, Player]:
-        """Reuse existing players by name and club (the k-th of equals the k-th by pk)."""
-        names = {p.name for p in self.plan.players}
-        existing: dict[tuple[str, str | None], list[Player]] = defaultdict(list)
-        for player in Player.objects.filter(name__in=names).select_related("club").order_by("pk"):
-            existing[(player.name, player.club.name if player.club else None)].append(player)
-        by_id = {}
-        for entry in self.plan.players:
-            reusable = existing[(entry.name, entry.club)]
-            if reusable:
-                by_id[entry.id] = reusable.pop(0)
-            else:
-                by_id[entry.id] = player_create(
-                    name=entry.name,
-                    club=self.club(entry.club) if entry.club else None,
-                    team=entry.team,
-                )
-        return by_id
-
-    def write(self) -> Tournament:
-        plan = self.plan
-        settings = plan.tournament
-        with transaction.atomic():
-            owner = plan.owner if isinstance(plan.owner, Club) else self.club(plan.owner)
-            players = self.players()
-            tournament = tournament_create(
-                club=owner,
-                name=settings.name,
-                date=settings.date,
-                rules=settings.rules,
-                list_scoring=settings.list_scoring,
-                bonus_won=settings.bonus_won,
-                bonus_lost=settings.bonus_lost,
-                bonus_others_3=settings.bonus_others_3,
-                bonus_others_4=settings.bonus_others_4,
-                games_per_series_3=settings.games_per_series_3,
-                games_per_series_4=settings.games_per_series_4,
-                kontra_allowed=settings.kontra_allowed,
-                # Imported results are finished work from elsewhere: show them.
-                published=True,
-            )
-            registration_add(tournament=tournament, players=[players[p.id] for p in plan.players])
-            tables, seats, games, penalties = [], [], [], []
-            for series_plan in plan.series:
-                series = series_plan.series
-                series.tournament = tournament
-                for table_plan in series_plan.tables:
-                    table = table_plan.table
-                    table.closed = len(table_plan.games) == tournament.games_per_series(table.size)
-                    tables.append(table)
-                    for game in table_plan.games:
-                        game.tournament = tournament
-                    games.extend(table_plan.games)
-                    penalties.extend(table_plan.penalties)
-                    seats.extend(
-                        Seat(
-                            table=table,
-                            table_size=table.size,
-                            series=series,
-                            number=number,
-                            player=players[pid],
-                        )
-                        for number, pid in enumerate(table_plan.player_ids, start=1)
-                    )
-                series.started = any(t.games for t in series_plan.tables)
-                closed = all(t.table.closed for t in series_plan.tables)
-                series.status = Series.Status.CLOSED if closed else Series.Status.OPEN
-            _insert(Series, [s.series for s in plan.series])
-            _insert(Table, tables)
-            Seat.objects.bulk_create(seats, batch_size=GAME_BATCH)
-            Game.objects.bulk_create(games, batch_size=GAME_BATCH)
-            Penalty.objects.bulk_create(penalties, batch_size=GAME_BATCH)
-            seat_totals_rebuild(tournament=tournament)
-            if plan.series and all(s.series.status == Series.Status.CLOSED for s in plan.series):
-                tournament.status = Tournament.Status.FINISHED
-            elif games:
-                tournament.status = Tournament.Status.RUNNING
-            else:
-                tournament.status = Tournament.Status.PLANNED
-            tournament.save(update_fields=["status"])
-            version_bump(tournament_id=tournament.pk)
-        return tournament
-
-
 def import_document(doc, *, club: Club | str | None = None) -> Tournament:
     """Create a tournament from a document, or raise InterchangeError and write nothing.
 
@@ -794,7 +691,41 @@ def import_document(doc, *, club: Club | str | None = None) -> Tournament:
     """
     checker = _Checker(doc, club)
     checker.check()
+    return _write(checker, None)
+
+
+def import_file(path, *, club: Club | str | None = None) -> Tournament:
+    """`import_document` for a file read as a stream (`interchange_stream`), a series at a
+    time: once to check all of it (nothing written, no database access), once to write
+    it. A file that is not JSON raises ijson.JSONError."""
+    doc = read_header(path)
+
+    def checked(entries=None) -> _Checker:
+        checker = _Checker(doc, club)
+        checker.check_format()
+        checker.check_header()
+        if entries is not None:
+            for index, data in enumerate(entries):
+                checker.check_one_series(index, data)
+                checker.series.clear()  # checked: kept no longer than the series
+        if checker.messages:
+            raise InterchangeError(checker.all_messages())
+        return checker
+
+    if doc.get("series") is not STREAMED:
+        # No series, or a series field that is not a list: read and checked as it is.
+        return import_document(doc, club=club)
+    doc["series"] = []
+    with open(path, "rb") as file:
+        memo = checked(ijson.items(file, "series.item", use_float=True)).evaluated
+    writer = checked()
+    writer.evaluated = memo  # each game valued once for both readings
+    with open(path, "rb") as file:
+        return _write(writer, ijson.items(file, "series.item", use_float=True))
+
+
+def _write(checker: _Checker, entries) -> Tournament:
     try:
-        return _Writer(checker).write()
+        return Writer(checker).write(entries)
     except UserError as error:  # a service refused what the checks let through
         raise InterchangeError([str(error)]) from None

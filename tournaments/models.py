@@ -460,13 +460,17 @@ class Game(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     # The table's tournament, copied by `games.game_build`, so that a tournament's games are
     # found through an index whatever the size of the database (the live feed, the latest
-    # games, the workbook).
+    # games, the workbook). No database constraint: every write updates the tournament's
+    # row (its version), and on PostgreSQL a foreign-key check per game against a row
+    # updated thousands of times in one transaction (an import, generated data) walks all
+    # those versions. The writer keeps it right (it is always the table's tournament).
     tournament = models.ForeignKey(
         Tournament,
         on_delete=models.CASCADE,
         related_name="+",
         editable=False,
         db_index=False,
+        db_constraint=False,
     )
     number = models.PositiveSmallIntegerField(_("game"))
     # The table's size, copied by the service that writes the row, so that the database

@@ -808,3 +808,20 @@ def test_import_command_exits_1_without_a_traceback(tmp_path):
     assert "Traceback" not in result.stderr
     assert "series 1, table 1, game 1: matadors must be between 1 and 4" in result.stderr
     assert result.stdout == ""
+
+
+def test_a_file_is_read_series_by_series_with_the_same_result(tmp_path, club):
+    """`import_file` streams the series (here written before the players) and gives what
+    `import_document` gives for the same document."""
+    from tournaments.interchange import import_file
+
+    doc = two_table_document()
+    reordered = {"format": doc["format"], "series": doc["series"], **doc}
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(reordered), encoding="utf-8")
+    streamed = import_file(path, club=club)
+    whole = import_document(doc, club=club)
+    assert standings_json(streamed) == standings_json(whole)
+    assert Game.objects.filter(tournament=streamed).count() == sum(
+        len(t["games"]) for s in doc["series"] for t in s["tables"]
+    )

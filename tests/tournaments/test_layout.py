@@ -78,6 +78,7 @@ FLOORS = [
         (
             "tournaments.admin",
             "tournaments.interchange",
+            "tournaments.interchange_stream",
             "tournaments.demo",
             "tournaments.urls_admin",
             "tournaments.urls_public",

@@ -36,7 +36,6 @@ FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
 
 
-
 @functools.cache
 def register_fonts():
     """Register the bundled fonts with reportlab (once per process)."""

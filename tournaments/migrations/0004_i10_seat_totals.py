@@ -43,7 +43,8 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='game',
             name='tournament',
-            field=models.ForeignKey(db_index=False, editable=False, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.tournament'),
+            field=models.ForeignKey(db_index=False,
+                db_constraint=False, editable=False, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.tournament'),
         ),
         migrations.AddField(
             model_name='seat',
@@ -99,6 +100,7 @@ class Migration(migrations.Migration):
             name="tournament",
             field=models.ForeignKey(
                 db_index=False,
+                db_constraint=False,
                 editable=False,
                 on_delete=django.db.models.deletion.CASCADE,
                 related_name="+",

@@ -1,16 +1,19 @@
 """`manage.py import_tournament FILE [--club NAME]`: load a `skat-tournament/1` document.
 
-Prints the new tournament's slug. Any problem (a file that cannot be read, is not JSON, or a
-document with errors) ends the command with every message, one per line, exit status 1,
-and nothing written (`tournaments.interchange`).
+Prints the new tournament's slug. A file is read as a stream, one series at a time
+(`interchange.import_file`); standard input is read whole. Any problem (a file that cannot
+be read, is not JSON, or a document with errors) ends the command with every message, one
+per line, exit status 1, and nothing written (`tournaments.interchange`).
 """
 
 import json
 import sys
 
+import ijson
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
-from tournaments.interchange import InterchangeError, import_document
+from tournaments.interchange import InterchangeError, import_document, import_file
+from tournaments.interchange_stream import NotAnObject
 
 
 def read_document(path: str):
@@ -49,11 +52,22 @@ class Command(BaseCommand):
     # The engine's English messages are the specific ones (tournaments.errors).
     @no_translations
     def handle(self, *args, file, club=None, **options):
-        document = read_document(file)
-        if not isinstance(document, dict):
-            raise CommandError(f"{file} does not hold a JSON object")
         try:
-            tournament = import_document(document, club=club)
+            if file == "-":
+                tournament = self.from_memory(file, club)
+            else:
+                # A file is read as a stream, one series at a time (memory stays flat).
+                try:
+                    tournament = import_file(file, club=club)
+                except (ijson.JSONError, NotAnObject, UnicodeDecodeError, OSError, StopIteration):
+                    # Not a readable JSON object: the whole reading says exactly why.
+                    tournament = self.from_memory(file, club)
         except InterchangeError as error:
             raise CommandError("\n".join(error.messages)) from None
         self.stdout.write(tournament.slug)
+
+    def from_memory(self, file: str, club):
+        document = read_document(file)
+        if not isinstance(document, dict):
+            raise CommandError(f"{file} does not hold a JSON object")
+        return import_document(document, club=club)
