@@ -31,6 +31,8 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.functional import cached_property
 from django.utils.translation import get_language
 
+from tournaments.standings.selectors import tournament_standings
+
 CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
 CSRF_PLACEHOLDER = b'name="csrfmiddlewaretoken" value="\x00csrf\x00"'
 # Rendered pages are kept this long at most (a state that no longer changes drops out).
@@ -125,3 +127,16 @@ class TournamentPageMixin(VersionedPageMixin):
     def page_state(self) -> str:
         tournament = self.tournament
         return f"t{tournament.pk}.{tournament.version}"
+
+
+def standings_of(tournament, *, category: str | None = None):
+    """`tournament_standings` computed once per version of the tournament and shared by
+    its pages (the standings' pages, the projector, the team table) through the cache."""
+    if not settings.PAGE_CACHE:
+        return tournament_standings(tournament, category=category)
+    key = f"standings:{BUILD_ID}:{tournament.pk}:{tournament.version}:{category or ''}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = tournament_standings(tournament, category=category)
+        cache.set(key, rows, PAGE_TIMEOUT)
+    return rows

@@ -15,13 +15,16 @@ from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category, Player, Registration, Season, Seat, Tournament
 from tournaments.sheets.selectors import latest_games, table_sheet
 from tournaments.standings import charts
-from tournaments.standings.caching import TournamentPageMixin, VersionedPageMixin
+from tournaments.standings.caching import (
+    TournamentPageMixin,
+    VersionedPageMixin,
+    standings_of,
+)
 from tournaments.standings.selectors import (
     player_statistics,
     season_standings,
     series_standings,
     team_standings,
-    tournament_standings,
 )
 from tournaments.standings.tables import (
     SeasonPlayersTable,
@@ -74,7 +77,7 @@ class TournamentDetailView(TournamentPageMixin, TournamentMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         category = _category(self.request)
         series = list(self.tournament.series.order_by("number"))
-        standings = tournament_standings(self.tournament, category=category or None)
+        standings = standings_of(self.tournament, category=category or None)
         has_teams = any(row.team for row in standings)
         table = StandingsTable(
             standings,
@@ -132,7 +135,9 @@ class TeamStandingsView(TournamentPageMixin, TournamentMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        table = TeamStandingsTable(team_standings(self.tournament))
+        table = TeamStandingsTable(
+            team_standings(self.tournament, standings=standings_of(self.tournament))
+        )
         RequestConfig(self.request, paginate=False).configure(table)
         context["table"] = table
         return context
@@ -250,7 +255,7 @@ class ProjectorView(TournamentPageMixin, TournamentMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         low, high = self.rows_limits
         rows = min(max(self._int_param("rows", self.rows_default), low), high)
-        standings = tournament_standings(self.tournament)
+        standings = standings_of(self.tournament)
         paginator = Paginator(standings, rows)
         number = self._int_param("page", 1)
         page = paginator.page(number if 1 <= number <= paginator.num_pages else 1)
