@@ -86,6 +86,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: no work at all for a client that has already hung up (overload).
+    "skatclub.middleware.ClientGoneMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files with hashed names and compressed copies, before anything else runs.
     "whitenoise.middleware.WhiteNoiseMiddleware",
