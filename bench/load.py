@@ -213,8 +213,9 @@ class Secretary(threading.Thread):
     """Signs in and enters one game per second through the sheet form of open tables;
     after each entry it reads the version endpoint: that version was committed then."""
 
-    def __init__(self, port: int, t, stop: threading.Event):
+    def __init__(self, port: int, t, stop: threading.Event, interval: float = 1.0):
         super().__init__(daemon=True)
+        self.interval = interval
         self.port, self.tournament, self.stop = port, t, stop
         self.committed: list[tuple[float, int]] = []  # (when seen, version)
         self.entered = 0
@@ -261,7 +262,7 @@ class Secretary(threading.Thread):
         ]
         tokens: dict[int, str] = {}
         next_at = time.time()
-        while not self.stop.is_set() and tables:
+        while self.interval and not self.stop.is_set() and tables:
             table = tables[rng.randrange(len(tables))]
             path = (
                 f"/manage/t/{self.tournament.slug}/series/{table.series.number}/"
@@ -288,7 +289,7 @@ class Secretary(threading.Thread):
                 self.errors.append(repr(error))
             if table.played >= table.series.tournament.games_per_series(table.size):
                 tables.remove(table)
-            next_at += 1.0
+            next_at += self.interval
             self.stop.wait(max(0.0, next_at - time.time()))
 
     def committed_before(self, moment: float) -> int:
@@ -341,7 +342,7 @@ def open_loop(args, t) -> dict:
         for _kind, path in set(mix):
             get(args.port, path, timeout=30)
     stop = threading.Event()
-    secretary = Secretary(args.port, t, stop)
+    secretary = Secretary(args.port, t, stop, args.write_every)
     secretary.start()
     time.sleep(1.5)
     rng = random.Random(11)
@@ -540,6 +541,11 @@ def main(argv=None):
     parser.add_argument("--clients", type=int, default=400, help="open-loop connections at most")
     parser.add_argument("--capacity-clients", type=int, default=16)
     parser.add_argument("--capacity-seconds", type=float, default=20)
+    parser.add_argument(
+        "--write-every", type=float, default=1.0, help="seconds between games (0: no writes)"
+    )
+    parser.add_argument("--only", choices=["small", "large"], help="one tournament's open loop")
+    parser.add_argument("--skip-floor", action="store_true")
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--floor-sizes", type=int, nargs="+", default=[250, 2000, 4000])
     parser.add_argument("--other-games", type=int, default=300_000)
@@ -555,26 +561,23 @@ def main(argv=None):
 
     print(f"database: {connection.vendor}, {'short' if args.short else 'full'} run", flush=True)
     small, large, floors = prepare(args)
-    print("\nfloor (ms, medians of interleaved runs; cold page cache):")
-    print("  players   games   floor  selector  page  selector/floor  page/floor  queries")
-    for row in floor(args, floors):
-        print(
-            f"  {row['players']:7} {row['games']:7} {row['floor']:7.1f} {row['selector']:9.1f}"
-            f" {row['page']:5.1f} {row['selector_ratio']:15.2f} {row['page_ratio']:11.2f}"
-            f" {row['page_queries']:8}"
-        )
+    if not args.skip_floor:
+        print_floor(args, floors)
     if args.floor_only:
         return 0
-    print("\n" + command_times(large))
-    print("\nEXPLAIN (60-player tournament):")
-    print(explain(small))
+    if not args.skip_floor:
+        print("\n" + command_times(large))
+        print("\nEXPLAIN (60-player tournament):")
+        print(explain(small))
     server = start_server(args)
     try:
-        for t in (small, large):
+        chosen = {"small": [small], "large": [large]}.get(args.only, [small, large])
+        for t in chosen:
             players = t.registrations.count()
             print(
                 f"\nopen loop, {players} players: {args.rate:.0f} req/s for {args.duration:.0f} s,"
-                f" timeout {args.timeout} s, {args.workers} workers",
+                f" timeout {args.timeout} s, {args.workers} workers, a game every"
+                f" {args.write_every} s",
                 flush=True,
             )
             result = open_loop(args, t)
@@ -584,7 +587,8 @@ def main(argv=None):
                 "stale {stale} of {stale_checked} checked; secretary entered {entered} "
                 "(p50 {secretary_p50:.0f} ms) {secretary_errors}".format(
                     **{k: (v if v is not None else float("nan")) for k, v in result.items()}
-                )
+                ),
+                flush=True,
             )
         rate = closed_loop(args, large)
         print(
@@ -594,6 +598,17 @@ def main(argv=None):
     finally:
         stop_server(server)
     return 0
+
+
+def print_floor(args, floors):
+    print("\nfloor (ms, medians of interleaved runs; cold page cache):")
+    print("  players   games   floor  selector  page  selector/floor  page/floor  queries")
+    for row in floor(args, floors):
+        print(
+            f"  {row['players']:7} {row['games']:7} {row['floor']:7.1f} {row['selector']:9.1f}"
+            f" {row['page']:5.1f} {row['selector_ratio']:15.2f} {row['page_ratio']:11.2f}"
+            f" {row['page_queries']:8}"
+        )
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_cache_control
@@ -108,7 +108,10 @@ class SeriesDetailView(TournamentPageMixin, SeriesMixin, TemplateView):
         table = StandingsTable(standings, list_scoring=self.tournament.uses_list_points)
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         tables = list(
-            self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
+            # Games played: every seat's stored total counts them (sheets.totals).
+            self.series.tables.prefetch_related("seats__player").annotate(
+                played=Max("seats__games_played")
+            )
         )
         context.update(
             table=table,
