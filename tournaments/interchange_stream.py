@@ -1,7 +1,7 @@
 """Writing a checked `skat-tournament/1` document, and reading large files in pieces.
 
 `Writer` writes what `interchange`'s checker planned, in one transaction: the players, the
-tournament, then each series in bulk (`series_write`), the seats' totals and the version.
+tournament, then each series in bulk with its seats' totals (`series_write`), the version.
 `read_header` reads a document's top level but leaves its `series` array in the file
 (`STREAMED` in its place), so that `interchange.import_file` can read the series one at a
 time (ijson) and the writer checks and writes each before the next is read: memory holds
@@ -23,7 +23,7 @@ from tournaments.registry.services import (
     registration_add,
     tournament_create,
 )
-from tournaments.sheets.totals import seat_totals_rebuild
+from tournaments.sheets.totals import totals_of_rows
 from tournaments.versions import version_bump
 
 GAME_BATCH = 2000
@@ -95,7 +95,6 @@ class Writer:
                         series_write(tournament, series_plan, self.by_id, state)
                 if plan.messages:
                     raise InterchangeError(plan.all_messages())
-            seat_totals_rebuild(tournament=tournament)
             if state["series"] and state["closed"] == state["series"]:
                 tournament.status = Tournament.Status.FINISHED
             elif state["games"]:
@@ -157,6 +156,10 @@ def series_write(tournament: Tournament, series_plan, players: dict[str, Player]
             game.tournament = tournament
         games.extend(table_plan.games)
         penalties.extend(table_plan.penalties)
+        # The seats' totals from the games in hand: computed once, written with the seats.
+        totals = totals_of_rows(
+            size=table.size, games=table_plan.games, penalties=table_plan.penalties
+        )
         seats.extend(
             Seat(
                 table=table,
@@ -164,6 +167,7 @@ def series_write(tournament: Tournament, series_plan, players: dict[str, Player]
                 series=series,
                 number=number,
                 player=players[pid],
+                **totals[number],
             )
             for number, pid in enumerate(table_plan.player_ids, start=1)
         )

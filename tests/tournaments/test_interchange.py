@@ -814,6 +814,9 @@ def test_a_file_is_read_series_by_series_with_the_same_result(tmp_path, club):
     """`import_file` streams the series (here written before the players) and gives what
     `import_document` gives for the same document."""
     from tournaments.interchange import import_file
+    from tournaments.models import Seat
+    from tournaments.sheets.selectors import seat_lines
+    from tournaments.sheets.totals import seat_lines_from_games
 
     doc = two_table_document()
     reordered = {"format": doc["format"], "series": doc["series"], **doc}
@@ -822,6 +825,9 @@ def test_a_file_is_read_series_by_series_with_the_same_result(tmp_path, club):
     streamed = import_file(path, club=club)
     whole = import_document(doc, club=club)
     assert standings_json(streamed) == standings_json(whole)
+    # The seats' totals written with the seats equal a recomputation from the games.
+    seats = Seat.objects.filter(series__tournament=streamed)
+    assert seat_lines(seats) == seat_lines_from_games(seats)
     assert Game.objects.filter(tournament=streamed).count() == sum(
         len(t["games"]) for s in doc["series"] for t in s["tables"]
     )

@@ -108,6 +108,43 @@ def seat_lines_from_games(seats: QuerySet[Seat]) -> list[SeatLine]:
     return lines
 
 
+def totals_of_rows(*, size: int, games, penalties) -> dict[int, dict]:
+    """Seat number → its totals (`TOTAL_FIELDS`) from one table's games and penalties in
+    memory, as `seat_lines_from_games` computes them from the database (no second copy: a
+    table written whole, as an import writes it, has no disputed rows)."""
+    own = {seat: [0, 0, 0, 0, 0] for seat in range(1, size + 1)}
+    table_lost = table_lo = played = provisional = 0
+    for game in games:
+        played += 1
+        provisional += game.provisional
+        table_lost += game.is_lost
+        table_lo += game.list_others
+        if game.declarer is not None:
+            figures = own[game.declarer]
+            figures[0] += game.score
+            figures[1] += game.is_won
+            figures[2] += game.is_lost
+            figures[3] += game.list_declarer
+            figures[4] += game.list_others
+    fines = dict.fromkeys(own, 0)
+    for penalty in penalties:
+        fines[penalty.seat] += penalty.points
+    totals = {}
+    for seat, (gp, won, lost, lp, lo) in own.items():
+        fine = fines[seat]
+        totals[seat] = {
+            "game_points": gp + fine,
+            "won": won,
+            "lost": lost,
+            "others_lost": table_lost - lost,
+            "list_points": lp + table_lo - lo + fine,
+            "penalties": fine,
+            "games_played": played,
+            "provisional": bool(provisional),
+        }
+    return totals
+
+
 def _write(lines: list[SeatLine]) -> int:
     seats = []
     for line in lines:
