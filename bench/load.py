@@ -496,7 +496,11 @@ def explain(t) -> str:
         .order_by("series__number", "table__number", "number")
     )
     latest = Game.objects.filter(tournament=t).order_by("-created", "-pk")[:8]
-    changed = Game.objects.filter(tournament=t, version__gt=t.version - 5).values_list("pk")
+    changed = (
+        Game.objects.filter(tournament=t, version__gt=t.version - 5)
+        .order_by("version")
+        .values_list("pk", "version")
+    )
     return "\n".join(
         [
             "-- standings: the seats' totals (sheets.selectors.seat_lines)",
