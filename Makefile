@@ -1,7 +1,8 @@
 # Two commands on a fresh machine (see README.md):
 #   make run    set everything up, load demo data, serve http://127.0.0.1:8000
 #   make test   the whole test suite (unit, services, views, browser)
-# Other targets: make setup, make lint, make test-postgres, make bench,
+#   make serve  the production server (gunicorn, DJANGO_DEBUG=0; see .env.example, README)
+# Other targets: make setup, make lint, make test-postgres, make bench, make bench-short,
 # make messages (needs GNU gettext; the compiled catalogue is committed).
 
 PYTHON ?= python3
@@ -11,7 +12,7 @@ STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
 DEV_ENV := DJANGO_DEBUG=1
 PORT ?= 8000
 
-.PHONY: run setup test test-postgres lint format bench browser-deps messages clean
+.PHONY: run serve setup test test-postgres lint format bench bench-short browser-deps messages clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +36,23 @@ run: $(STAMP)
 	@echo "Open http://127.0.0.1:$(PORT)/  (sign in as: secretary / skat-demo)"
 	$(DEV_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
+# Production: migrate, collect the static files (hashed, compressed; whitenoise serves
+# them) and run gunicorn on 127.0.0.1:$(PORT) for the reverse proxy. WEB_CONCURRENCY
+# worker processes (default 2); a worker busy longer than REQUEST_TIMEOUT seconds is
+# restarted, and at most BACKLOG connections wait, so an overloaded server refuses
+# quickly instead of piling up work for clients that have left. DATABASE_URL,
+# DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and the rest come from the environment.
+WEB_CONCURRENCY ?= 2
+REQUEST_TIMEOUT ?= 30
+BACKLOG ?= 256
+serve: $(STAMP)
+	DJANGO_DEBUG=0 $(PY) manage.py migrate --no-input
+	DJANGO_DEBUG=0 $(PY) manage.py collectstatic --no-input --verbosity 0
+	DJANGO_DEBUG=0 exec $(VENV)/bin/gunicorn skatclub.wsgi:application \
+	  --bind 127.0.0.1:$(PORT) --workers $(WEB_CONCURRENCY) --timeout $(REQUEST_TIMEOUT) \
+	  --graceful-timeout 10 --backlog $(BACKLOG) --max-requests 10000 \
+	  --max-requests-jitter 1000 --worker-tmp-dir /dev/shm --no-control-socket
+
 test: $(STAMP) browser-deps
 	$(DEV_ENV) $(PY) -m pytest
 
@@ -54,10 +72,15 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/scoring.py
 	$(PY) bench/standings.py
+	$(PY) bench/load.py
+
+# The load benchmark only, a few seconds per phase (a smoke run on a busy machine).
+bench-short: $(STAMP)
+	$(PY) bench/load.py --short
 
 messages: $(STAMP)
 	$(DEV_ENV) $(PY) manage.py makemessages -l de --ignore '.venv/*' --ignore 'bench/*'
 	$(DEV_ENV) $(PY) manage.py compilemessages --ignore '.venv/*'
 
 clean:
-	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache
+	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache staticfiles

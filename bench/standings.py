@@ -57,6 +57,7 @@ from tournaments.exporters.results import ResultsPdf  # noqa: E402
 from tournaments.exporters.sheets import ScoreSheetsPdf  # noqa: E402
 from tournaments.exporters.workbook import TournamentWorkbook  # noqa: E402
 from tournaments.models import Club, Game, Penalty, Table, Tournament  # noqa: E402
+from tournaments.sheets.totals import seat_totals_rebuild  # noqa: E402
 from tournaments.standings.selectors import tournament_standings  # noqa: E402
 
 # The floor: the same standings (list points, game points, won, lost per player, penalties
@@ -133,6 +134,8 @@ def with_penalties(tournament: Tournament) -> int:
         for seat, points in ((1, -10), (2, -25))
     ]
     Penalty.objects.bulk_create(penalties)
+    # Written past the services, so the seats' totals are rebuilt as recompute_scores does.
+    seat_totals_rebuild(tournament=tournament)
     return len(penalties)
 
 

@@ -8,6 +8,18 @@ Variables (see `.env.example`):
   development key is used when it is not set.
 - DJANGO_DEBUG: "1"/"true"/"yes" or "0"/"false"/"no" (default off).
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (default localhost names).
+- CACHE_URL (or REDIS_URL): the cache shared by the server's workers and machines for
+  rendered public pages: redis://127.0.0.1:6379/0, memcached://127.0.0.1:11211, locmem://
+  (default: each worker process keeps its own; pages are keyed on versions read from the
+  database, so even per-process caches are never stale), dummy:// (none).
+- DJANGO_PAGE_CACHE: share rendered public pages through that cache (default on).
+Behind a reverse proxy that terminates HTTPS (README "Running a club's server"):
+- DJANGO_SECURE_PROXY_SSL_HEADER: "1" trusts X-Forwarded-Proto: https from the proxy
+  (only when the proxy sets it and nobody can reach the server directly).
+- DJANGO_SECURE: "1" for HTTPS only: redirect to HTTPS, secure session and CSRF cookies,
+  HSTS for DJANGO_HSTS_SECONDS (default 31536000 with DJANGO_SECURE, else 0),
+  DJANGO_HSTS_INCLUDE_SUBDOMAINS, DJANGO_HSTS_PRELOAD (default off).
+- DJANGO_CSRF_TRUSTED_ORIGINS: e.g. https://skat.example.org (comma-separated).
 """
 
 import os
@@ -30,6 +42,16 @@ def env_bool(name: str, default: bool) -> bool:
     if value in {"0", "false", "no", "off"}:
         return False
     raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false, yes/no), not {raw!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}") from None
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -65,7 +87,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: no work at all for a client that has already hung up (overload).
+    "skatclub.middleware.ClientGoneMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files with hashed names and compressed copies, before anything else runs.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the others: it answers the API's CORS preflights itself.
     "tournaments.api.cors.ApiCorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -144,6 +170,48 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Production: `collectstatic` (make serve) writes hashed, compressed copies that
+    # whitenoise serves with far-future caching; development serves the sources.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+
+def cache_from_url(url: str) -> dict:
+    """The default cache for CACHE_URL, or ImproperlyConfigured naming the problem."""
+    scheme = url.partition("://")[0].lower() if "://" in url else ""
+    if scheme in ("redis", "rediss"):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    if scheme in ("memcached", "pymemcache"):
+        location = url.partition("://")[2].rstrip("/")
+        return {
+            "BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
+            "LOCATION": location,
+        }
+    if scheme == "locmem":
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    if scheme == "dummy":
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    raise ImproperlyConfigured(
+        "CACHE_URL must be redis://HOST:6379/0, memcached://HOST:11211, locmem:// or dummy://"
+        f" (the scheme {scheme!r} is unknown)."
+    )
+
+
+CACHES = {
+    "default": cache_from_url(
+        os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or "locmem://"
+    )
+}
+PAGE_CACHE = env_bool("DJANGO_PAGE_CACHE", True)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -159,3 +227,15 @@ if not DEBUG:
 # The JSON API's lists (tournaments.api): ?limit= and ?offset=, at most 500 a page.
 NINJA_PAGINATION_PER_PAGE = 50
 NINJA_PAGINATION_MAX_LIMIT = 500
+# HTTPS behind a reverse proxy (README): from the environment, so that
+# `manage.py check --deploy` is clean with the documented production variables.
+if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE = env_bool("DJANGO_SECURE", False)
+SECURE_SSL_REDIRECT = SECURE
+SESSION_COOKIE_SECURE = SECURE
+CSRF_COOKIE_SECURE = SECURE
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000 if SECURE else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])

@@ -10,6 +10,7 @@ secretary's club. `seated_series(n)` registers n players and draws series 1.
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
 
@@ -29,6 +30,23 @@ def default_language():
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def no_page_cache(settings):
+    """Tests write rows directly (factories, `.save()`), past the services that bump a
+    tournament's version: the shared page cache is off unless a test asks for `page_cache`
+    (tests/tournaments/standings/test_caching.py). ETags stay on."""
+    settings.PAGE_CACHE = False
+
+
+@pytest.fixture
+def page_cache(settings):
+    """The shared page cache on, empty (each test's database counts versions from 0)."""
+    settings.PAGE_CACHE = True
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

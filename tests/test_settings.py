@@ -68,3 +68,60 @@ def test_a_bad_database_url_is_named_clearly(url, reason):
     assert reason in last
     assert "UnknownSchemeError" not in done.stderr
     assert "s3cret" not in done.stderr  # the password is never shown
+
+
+def production_environment() -> dict:
+    """The variables of .env.example, as a club's server sets them."""
+    lines = (settings.BASE_DIR / ".env.example").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+
+
+def test_check_deploy_is_clean_with_the_documented_production_variables(tmp_path):
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "DATABASE_URL", "CACHE_URL", "REDIS_URL"))
+    }
+    env.update(production_environment(), DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+READ_CACHE = "import django.conf; print(django.conf.settings.CACHES['default']['BACKEND'])"
+
+
+@pytest.mark.parametrize(
+    ("url", "backend"),
+    [
+        ("redis://127.0.0.1:6379/0", "django.core.cache.backends.redis.RedisCache"),
+        ("memcached://127.0.0.1:11211", "django.core.cache.backends.memcached.PyMemcacheCache"),
+        ("locmem://", "django.core.cache.backends.locmem.LocMemCache"),
+        ("", "django.core.cache.backends.locmem.LocMemCache"),
+    ],
+)
+def test_the_cache_comes_from_cache_url(url, backend):
+    env = {k: v for k, v in os.environ.items() if k not in {"CACHE_URL", "REDIS_URL"}}
+    env.update(CACHE_URL=url, DJANGO_DEBUG="1", DJANGO_SETTINGS_MODULE="skatclub.settings")
+    done = subprocess.run(
+        [sys.executable, "-c", READ_CACHE],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout.strip() == backend, done.stderr
+
+
+def test_an_unknown_cache_url_stops_with_a_clear_message():
+    done = read_settings(DJANGO_DEBUG="1", CACHE_URL="mongo://somewhere")
+    assert done.returncode == 1
+    assert "CACHE_URL must be redis://HOST:6379/0" in done.stderr

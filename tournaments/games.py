@@ -226,8 +226,12 @@ def _apply(game: Game, data: Mapping, result: scoring.GameResult, declarer: int 
         game.list_others = 0
 
 
-def game_build(*, table: Table, number: int, data: Mapping) -> Game:
-    """An unsaved, fully computed Game for sheet row `number`, or UserError."""
+def game_build(*, table: Table, number: int, data: Mapping, memo: dict | None = None) -> Game:
+    """An unsaved, fully computed Game for sheet row `number`, or UserError.
+
+    `memo`: engine results by game (without its declarer) and table size, for many games
+    of one tournament at once (an import): each distinct game is valued once.
+    """
     unknown = set(data) - set(SHEET_FIELDS)
     if unknown:
         raise UserError(
@@ -235,9 +239,36 @@ def game_build(*, table: Table, number: int, data: Mapping) -> Game:
         )
     tournament = table.series.tournament
     declarer = check_declarer(table_size=table.size, number=number, data=data)
-    result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
     check_tie(tournament=tournament, table_size=table.size, number=number, data=data)
-    game = Game(table=table, number=number, table_size=table.size)
+    key = None
+    if memo is not None:
+        try:
+            # The type too: True and 1 are equal keys, but not the same game.
+            key = (
+                table.size,
+                frozenset((k, type(v), v) for k, v in data.items() if k != "declarer"),
+            )
+            result = memo.get(key)
+        except TypeError:  # an unhashable value (a list): valued, and refused, as it comes
+            key = result = None
+        if result is not None:
+            game = Game(
+                table=table,
+                tournament_id=table.series.tournament_id,
+                number=number,
+                table_size=table.size,
+            )
+            _apply(game, data, result, declarer)
+            return game
+    result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
+    if key is not None:
+        memo[key] = result
+    game = Game(
+        table=table,
+        tournament_id=table.series.tournament_id,
+        number=number,
+        table_size=table.size,
+    )
     _apply(game, data, result, declarer)
     return game
 

@@ -529,6 +529,17 @@ class Seat(models.Model):
     # The table's size, copied by the service that writes the row, so that the database
     # itself refuses a seat outside the table (seat 4 at a 3-table).
     table_size = models.PositiveSmallIntegerField(editable=False)
+    # The seat's sheet totals (`SeatLine`), written by `sheets.totals.seat_totals_refresh` in
+    # the transaction of every write to the table's sheet, so that standings read these
+    # rows and never the games. `game_points` and `list_points` include the penalties.
+    game_points = models.IntegerField(default=0, editable=False)
+    won = models.PositiveSmallIntegerField(default=0, editable=False)
+    lost = models.PositiveSmallIntegerField(default=0, editable=False)
+    others_lost = models.PositiveSmallIntegerField(default=0, editable=False)
+    penalties = models.IntegerField(default=0, editable=False)
+    list_points = models.IntegerField(default=0, editable=False)
+    games_played = models.PositiveSmallIntegerField(default=0, editable=False)
+    provisional = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["table", "number"]
@@ -560,6 +571,20 @@ class Game(models.Model):
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    # The table's tournament, copied by `games.game_build`, so that a tournament's games are
+    # found through an index whatever the size of the database (the live feed, the latest
+    # games, the workbook). No database constraint: every write updates the tournament's
+    # row (its version), and on PostgreSQL a foreign-key check per game against a row
+    # updated thousands of times in one transaction (an import, generated data) walks all
+    # those versions. The writer keeps it right (it is always the table's tournament).
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="+",
+        editable=False,
+        db_index=False,
+        db_constraint=False,
+    )
     number = models.PositiveSmallIntegerField(_("game"))
     # The table's size, copied by the service that writes the row, so that the database
     # itself refuses a seat outside the table (seat 4 at a 3-table).
@@ -635,7 +660,11 @@ class Game(models.Model):
                 name="game_ramsch_tie_is_another_seat",
             ),
         ]
-        indexes = [models.Index(fields=["table", "declarer"], name="game_table_declarer")]
+        indexes = [
+            models.Index(fields=["table", "declarer"], name="game_table_declarer"),
+            models.Index(fields=["tournament", "version"], name="game_tournament_version"),
+            models.Index(fields=["tournament", "created"], name="game_tournament_created"),
+        ]
 
     def __str__(self):
         return _("Game %(number)s") % {"number": self.number}

@@ -826,3 +826,20 @@ def test_import_command_exits_1_without_a_traceback(tmp_path):
     assert "Traceback" not in result.stderr
     assert "series 1, table 1, game 1: matadors must be between 1 and 4" in result.stderr
     assert result.stdout == ""
+
+
+def test_an_import_writes_the_seat_totals_and_finds_its_games_by_tournament(club):
+    """The imported seats' stored totals equal a recomputation from the games, and every
+    game carries its tournament (the indexed way the standings and the feed find them)."""
+    from tournaments.models import Seat
+    from tournaments.sheets.selectors import seat_lines
+    from tournaments.sheets.totals import seat_lines_from_games
+
+    doc = two_table_document()
+    tournament = import_document(doc, club=club)
+    seats = Seat.objects.filter(series__tournament=tournament)
+    assert seat_lines(seats) == seat_lines_from_games(seats)
+    assert any(line.list_points for line in seat_lines(seats))
+    assert Game.objects.filter(tournament=tournament).count() == sum(
+        len(t["games"]) for s in doc["series"] for t in s["tables"]
+    )

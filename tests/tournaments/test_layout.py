@@ -49,7 +49,14 @@ FLOORS = [
         ),
     ),
     ("games", ("tournaments.games",)),
-    ("sheets", ("tournaments.sheets.selectors", "tournaments.sheets.services")),
+    (
+        "sheets",
+        (
+            "tournaments.sheets.selectors",
+            "tournaments.sheets.totals",
+            "tournaments.sheets.services",
+        ),
+    ),
     ("entry", ("tournaments.entry.selectors", "tournaments.entry.services")),
     ("standings", ("tournaments.standings.selectors", "tournaments.leagues.selectors")),
     (

@@ -23,7 +23,9 @@ from tournaments.entry.services import table_links_issue
 from tournaments.errors import UserError
 from tournaments.log.services import Kind, Replay, action_record, check_once
 from tournaments.models import Game, Registration, Seat, Series, Table, Tournament
+from tournaments.sheets.totals import seat_totals_refresh
 from tournaments.standings.selectors import tournament_standings
+from tournaments.versions import version_bump
 
 
 def _draw_tables(
@@ -212,6 +214,7 @@ def series_draw(
             },
             key=key,
         )
+        version_bump(tournament_id=tournament.pk)
     return series
 
 
@@ -259,6 +262,7 @@ def series_redraw(
             series_number=series.number,
             details={"seed": [old_seed, seed], "keep_apart": keep_apart, "tables": len(tables)},
         )
+        version_bump(tournament_id=series.tournament_id)
     return series
 
 
@@ -307,6 +311,9 @@ def seat_swap(*, seat_a: Seat, seat_b: Seat, user: AbstractBaseUser | None = Non
                 ]
             },
         )
+        # A penalty may stand before the first game: it stays with the seat number.
+        seat_totals_refresh(table_ids={a.table_id, b.table_id})
+        version_bump(tournament_id=a.series.tournament_id)
 
 
 def series_close(*, series: Series, user=None) -> Series:
@@ -332,6 +339,7 @@ def series_close(*, series: Series, user=None) -> Series:
             user=user,
             series_number=series.number,
         )
+        version_bump(tournament_id=series.tournament_id)
     return series
 
 
@@ -350,6 +358,8 @@ def series_reopen(*, series: Series, user=None, reason: str = "") -> Series:
             series_number=series.number,
             reason=reason,
         )
+        Tournament.objects.filter(pk=series.tournament_id).update(status=Tournament.Status.RUNNING)
+        version_bump(tournament_id=series.tournament_id)
     return series
 
 
@@ -371,3 +381,4 @@ def series_delete(*, series: Series, user=None):
             details={"seed": series.draw_seed},
         )
         series.delete()
+        version_bump(tournament_id=series.tournament_id)

@@ -37,6 +37,7 @@ from tournaments.sheets.services import (
     locked_table,
     mark_started,
 )
+from tournaments.sheets.totals import seat_totals_refresh
 from tournaments.versions import version_bump
 
 FIRST_KEEPER, SECOND_KEEPER = 1, 2
@@ -320,6 +321,7 @@ def game_record_at_table(
                 table, number=existing.number, stored=_created_mapping(existing), data=data
             )
             return existing, False
+        seat_totals_refresh(table_ids=[table.pk])
         GameChange.objects.create(
             table=table,
             game=game,
@@ -372,6 +374,9 @@ def sheet_copy_record(
         row = {"number": expected, "client_id": str(client_id), "data": game_mapping_of(game)}
         copy.rows = [*copy.rows, row]
         copy.save(update_fields=["rows", "updated"])
+        # The second copy decides which rows are disputed, and those count nowhere.
+        seat_totals_refresh(table_ids=[table.pk])
+        version_bump(tournament_id=table.series.tournament_id)
         GameChange.objects.create(
             table=table,
             game=None,
@@ -437,6 +442,8 @@ def row_undo_at_table(*, table: Table, client_id, second_copy: bool = False) -> 
             copy.save(update_fields=["rows", "updated"])
         else:
             game.delete()
+        seat_totals_refresh(table_ids=[table.pk])
+        version_bump(tournament_id=table.series.tournament_id)
     return number
 
 
@@ -470,6 +477,7 @@ def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> in
         Game.objects.filter(pk__in=[g.pk for g in games]).update(
             provisional=False, version=version
         )
+        seat_totals_refresh(table_ids=[table.pk])
         reason = (
             _("sheet confirmed by the second list keeper")
             if second_keeper
@@ -576,6 +584,8 @@ def sheet_settle(*, table: Table, choose: str, number: int | None = None, user=N
             table=table,
             details={"games": sorted(row.number for row in rows), "choose": choose},
         )
+        seat_totals_refresh(table_ids=[table.pk])
+        version_bump(tournament_id=table.series.tournament_id)
     return sorted(row.number for row in rows)
 
 

@@ -2,7 +2,8 @@
 
 A subclass sets `title` and builds the `story()` (platypus flowables); `render()` returns the
 PDF as bytes. The bundled DejaVu Sans (tournaments/fonts, Bitstream Vera licence) is
-registered once when this module is imported, so that every name prints: ä ö ü ß ł é.
+registered once, when the first PDF is made or measured (`register_fonts`), so that every
+name prints: ä ö ü ß ł é; a command that makes no PDF does not pay for reading the fonts.
 
 Terms: the *header* is the band above the frame (tournament name, date and club on the
 left, the document's title on the right); the *footer* is the band below it. "Page n of m"
@@ -12,6 +13,7 @@ the document is saved and only then draws the footers (`NumberedCanvas`).
 
 from __future__ import annotations
 
+import functools
 import io
 from pathlib import Path
 
@@ -33,9 +35,16 @@ FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
 
-pdfmetrics.registerFont(TTFont(FONT, FONT_DIR / "DejaVuSans.ttf"))
-pdfmetrics.registerFont(TTFont(FONT_BOLD, FONT_DIR / "DejaVuSans-Bold.ttf"))
-pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
+
+@functools.cache
+def register_fonts():
+    """Register the bundled fonts with reportlab (once per process)."""
+    pdfmetrics.registerFont(TTFont(FONT, FONT_DIR / "DejaVuSans.ttf"))
+    pdfmetrics.registerFont(TTFont(FONT_BOLD, FONT_DIR / "DejaVuSans-Bold.ttf"))
+    pdfmetrics.registerFontFamily(
+        FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD
+    )
+
 
 HEADER = 13 * mm
 FOOTER = 7 * mm
@@ -51,6 +60,7 @@ BODY = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=11)
 
 def fit(text: str, width: float, *, font: str = FONT, size: float = 8) -> str:
     """`text` cut with an ellipsis so that it is at most `width` points wide at `size`."""
+    register_fonts()
     text = str(text)
     if pdfmetrics.stringWidth(text, font, size) <= width:
         return text
@@ -63,6 +73,7 @@ def shrink(
     text: str, width: float, *, font: str = FONT, size: float = 8, smallest: float = 5.5
 ) -> tuple[str, float]:
     """A font size at which `text` fits `width` (down to `smallest`, then cut)."""
+    register_fonts()
     text = str(text)
     natural = pdfmetrics.stringWidth(text, font, size)
     if natural <= width:
@@ -131,6 +142,7 @@ class PdfDocument:
         raise NotImplementedError
 
     def render(self) -> bytes:
+        register_fonts()
         buffer = io.BytesIO()
         # An unpadded frame: the sheets need every millimetre of the page.
         frame = Frame(

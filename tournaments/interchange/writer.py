@@ -39,6 +39,8 @@ from tournaments.registry.services import (
     season_create,
     tournament_create,
 )
+from tournaments.sheets.totals import seat_totals_rebuild
+from tournaments.versions import version_bump
 
 
 def _insert(model, objects: list):
@@ -180,6 +182,8 @@ class _Writer:
             _insert(Series, [s.series for s in plan.series])
             _insert(Table, tables)
             Seat.objects.bulk_create(seats, batch_size=GAME_BATCH)
+            for game in games:  # found by their tournament (indexed), not through the seats
+                game.tournament = tournament
             _insert(Game, games)
             _insert(Penalty, penalties)
             if archive is not None:
@@ -193,6 +197,10 @@ class _Writer:
             tournament.save(update_fields=["status"])
             if archive is not None:
                 archive_write(archive, tournament=tournament, players=players, plan=plan.series)
+            # The seats' stored totals (read by the standings), after the second copies that
+            # decide which rows are disputed; then one version for the whole import.
+            seat_totals_rebuild(tournament=tournament)
+            version_bump(tournament_id=tournament.pk)
         return tournament
 
     def season(self, data: dict | None, owner: Club) -> Season | None:

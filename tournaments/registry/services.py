@@ -2,7 +2,9 @@
 and importing a player list.
 
 Changing a tournament's scoring settings recomputes its stored values
-(`games.scores_recompute`); turning on double entry issues the second keepers' links.
+(`games.scores_recompute`) and the seats' totals (`sheets.totals`); turning on double entry
+issues the second keepers' links. Every write that changes what a tournament's pages show
+bumps its version (`versions.version_bump`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -34,6 +36,8 @@ from tournaments.models import (
     Tournament,
     has_control_characters,
 )
+from tournaments.sheets.totals import seat_totals_rebuild
+from tournaments.versions import version_bump
 
 
 def unique_slug(model, text: str, *, max_length: int = 80) -> str:
@@ -135,6 +139,16 @@ def player_update(*, player: Player, **fields) -> Player:
             setattr(player, key, " ".join(value.split()) if key == "name" else value.strip())
         validated(player)
         player.save()
+        # The player's name, team and category show on every tournament they play in.
+        for tournament_id in (
+            Tournament.objects.filter(
+                Q(registrations__player=player) | Q(series__seats__player=player)
+            )
+            .order_by("pk")
+            .values_list("pk", flat=True)
+            .distinct()
+        ):
+            version_bump(tournament_id=tournament_id)
     return player
 
 
@@ -285,6 +299,10 @@ def tournament_update(*, tournament: Tournament, user=None, **fields) -> Tournam
         tournament.save()
         if changes_scoring:
             scores_recompute(tournament=tournament)
+        if changes_scoring or tournament.double_entry != double_before:
+            # Double entry decides which rows count (disputed ones do not).
+            seat_totals_rebuild(tournament=tournament)
+        version_bump(tournament_id=tournament.pk)
         if tournament.double_entry and not double_before:
             # Turned on after a draw: the second keepers' links of the series still in play.
             for series in tournament.series.exclude(status=Series.Status.CLOSED):
@@ -324,6 +342,7 @@ def tournament_finish(*, tournament: Tournament, user=None, reason: str = "") ->
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         action_record(tournament=tournament, kind=Kind.FINISHED, user=user, reason=reason)
+        version_bump(tournament_id=tournament.pk)
     return tournament
 
 
@@ -385,6 +404,8 @@ def registration_add(
         Registration.objects.bulk_create(new)
         if back:
             tournament.registrations.filter(player__in=back).update(withdrawn=False)
+        if new or back:
+            version_bump(tournament_id=tournament.pk)
         if new or back or key:
             action_record(
                 tournament=tournament,
@@ -430,6 +451,7 @@ def registration_remove(*, registration: Registration, user=None):
             details={"player": registration.player.name},
         )
         registration.delete()
+        version_bump(tournament_id=registration.tournament_id)
 
 
 def registration_withdraw(
@@ -474,6 +496,7 @@ def registration_set_lots(*, tournament: Tournament, lots: Mapping[int, int | No
             action_record(
                 tournament=tournament, kind=Kind.LOTS, user=user, details={"changes": changed}
             )
+        version_bump(tournament_id=tournament.pk)
 
 
 @dataclass(frozen=True)

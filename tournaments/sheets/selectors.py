@@ -1,9 +1,10 @@
 """Reads of score sheets: each seat's result at its table, a sheet with its running totals.
 
-`seat_lines` is where every standing starts: the results of any set of seats from a fixed
-number of aggregate queries (seats; games summed per table and declarer; penalties per
-seat), whatever the number of players. The values come from the games as `games` stored
-them, so the pages, the PDFs, the workbooks and the JSON all read the same figures.
+`seat_lines` is where every standing starts: the results of any set of seats from one query
+on the seats' stored totals, whatever the number of players or of games in the database.
+`sheets.totals` writes those totals in the transaction of every change to a sheet, from
+the games as `games` stored them, so the pages, the PDFs, the workbooks and the JSON all
+read the same figures.
 
 Terms: *own* = the games a seat declared; *others' lost* = games lost by the other seats at
 the same table (rules §2); *list points* = Seeger-Fabian points, or the plain game points
@@ -17,10 +18,22 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from tournaments.games import game_mapping_of
-from tournaments.models import Game, GameChange, Penalty, Seat, SheetCopy, Table, Tournament
+from tournaments.models import Game, GameChange, Seat, SheetCopy, Table, Tournament
+
+# Who sits where, in `SeatLine`'s order of fields.
+SEAT_FIELDS = (
+    "id",
+    "series__number",
+    "table_id",
+    "table__number",
+    "table__size",
+    "number",
+    "player_id",
+    "player__name",
+)
 
 
 @dataclass
@@ -45,9 +58,27 @@ class SeatLine:
     provisional: bool = False  # games entered at the table, not yet confirmed
 
 
+# The seat's stored totals, in `SeatLine`'s order of fields.
+TOTAL_FIELDS = (
+    "game_points",
+    "won",
+    "lost",
+    "others_lost",
+    "list_points",
+    "penalties",
+    "games_played",
+    "provisional",
+)
+
+
 def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
-    """The results of the given seats, from a fixed number of aggregate queries."""
-    lines = [
+    """The results of the given seats: one query on the seats' stored totals.
+
+    The totals are written with every change to a sheet (`sheets.totals`), so that no
+    standing reads the games; `sheets.totals.seat_lines_from_games` computes the same lines
+    from the games.
+    """
+    return [
         SeatLine(
             seat_id=seat_id,
             series_number=series_number,
@@ -57,6 +88,14 @@ def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
             seat=seat,
             player_id=player_id,
             player_name=player_name,
+            game_points=game_points,
+            won=won,
+            lost=lost,
+            others_lost=others_lost,
+            list_points=list_points,
+            penalties=penalties,
+            games=games,
+            provisional=provisional,
         )
         for (
             seat_id,
@@ -67,88 +106,18 @@ def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
             seat,
             player_id,
             player_name,
-        ) in seats.values_list(
-            "id",
-            "series__number",
-            "table_id",
-            "table__number",
-            "table__size",
-            "number",
-            "player_id",
-            "player__name",
-        ).order_by("series__number", "table__number", "number")
+            game_points,
+            won,
+            lost,
+            others_lost,
+            list_points,
+            penalties,
+            games,
+            provisional,
+        ) in seats.values_list(*SEAT_FIELDS, *TOTAL_FIELDS).order_by(
+            "series__number", "table__number", "number"
+        )
     ]
-    if not lines:
-        return []
-    table_ids = seats.values("table_id")
-    # Double entry: a row the two copies disagree on counts nowhere until it is settled.
-    disputed = disputed_games(table_ids)
-    games = Game.objects.filter(table_id__in=table_ids).exclude(
-        pk__in=[pk for pks in disputed.values() for pk in pks]
-    )
-    # One scan of the games, grouped by table and declarer: the declarer groups are the seats'
-    # own figures, and their sum per table gives what the others at the table lost. A ramsch
-    # tie's second seat (`Game.ramsch_tie`) scores what the declarer seat scores.
-    own: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
-    per_table: dict[int, list[int]] = {}
-    for table_id, declarer, tie, n, won, lost, gp, lp, lo, provisional in (
-        games.values("table_id", "declarer", "ramsch_tie")
-        .annotate(
-            n=Count("id"),
-            won=Count("id", filter=Q(is_won=True)),
-            lost=Count("id", filter=Q(is_lost=True)),
-            gp=Sum("score"),
-            lp=Sum("list_declarer"),
-            lo=Sum("list_others"),
-            provisional=Count("id", filter=Q(provisional=True)),
-        )
-        .order_by()
-        .values_list(
-            "table_id",
-            "declarer",
-            "ramsch_tie",
-            "n",
-            "won",
-            "lost",
-            "gp",
-            "lp",
-            "lo",
-            "provisional",
-        )
-    ):
-        lo = lo or 0
-        for seat in (declarer, tie):
-            if seat is not None:
-                sums = own.get((table_id, seat), (0, 0, 0, 0, 0))
-                figures = (gp or 0, won, lost, lp or 0, lo)
-                own[table_id, seat] = tuple(a + b for a, b in zip(sums, figures, strict=True))
-        table = per_table.setdefault(table_id, [0, 0, 0, 0])
-        table[0] += lost
-        table[1] += lo
-        table[2] += n
-        table[3] += provisional
-    fines = {
-        (r["table_id"], r["seat"]): r["p"]
-        for r in Penalty.objects.filter(table_id__in=table_ids)
-        .values("table_id", "seat")
-        .annotate(p=Sum("points"))
-        .order_by()
-    }
-    empty = (0, 0, 0, 0, 0)
-    no_games = (0, 0, 0, 0)
-    for line in lines:
-        gp, won, lost, lp, lo = own.get((line.table_id, line.seat), empty)
-        table_lost, table_lo, n, provisional = per_table.get(line.table_id, no_games)
-        fine = fines.get((line.table_id, line.seat), 0)
-        line.won = won
-        line.lost = lost
-        line.others_lost = table_lost - lost
-        line.penalties = fine
-        line.game_points = gp + fine
-        line.list_points = lp + table_lo - lo + fine
-        line.games = n
-        line.provisional = bool(provisional) or line.table_id in disputed
-    return lines
 
 
 def table_seat_totals(table: Table) -> list[SeatLine]:
@@ -306,7 +275,7 @@ def table_sheet(table: Table, *, blank_rows: bool = True) -> Sheet:
 def games_of_tournament(tournament: Tournament) -> QuerySet[Game]:
     """Every game of a tournament in sheet order, with its table and series."""
     return (
-        Game.objects.filter(table__series__tournament=tournament)
+        Game.objects.filter(tournament=tournament)
         .select_related("table__series")
         .order_by("table__series__number", "table__number", "number")
     )
@@ -315,7 +284,7 @@ def games_of_tournament(tournament: Tournament) -> QuerySet[Game]:
 def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
     """The games entered last (by time of entry), with table, series and declarer's name."""
     games = list(
-        Game.objects.filter(table__series__tournament=tournament)
+        Game.objects.filter(tournament=tournament)
         .select_related("table__series")
         .order_by("-created", "-pk")[:limit]
     )

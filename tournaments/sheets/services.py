@@ -3,7 +3,8 @@ closing a sheet against the paper totals and reopening it.
 
 Every function runs in one transaction, locks the table's row first (so that two writers
 to one sheet take turns) and keeps the sheet's history (`GameChange`, `PenaltyChange`):
-who changed what, when and why. The values themselves come from `games.game_build`.
+who changed what, when and why. The values themselves come from `games.game_build`; the
+seats' totals are written again in the same transaction (`sheets.totals`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import acting_user
 from tournaments.sheets.selectors import table_seat_totals
+from tournaments.sheets.totals import seat_totals_refresh
 from tournaments.versions import version_bump
 
 
@@ -149,6 +151,7 @@ def game_record(
         game = game_build(table=table, number=number, data=data)
         game.version = version_bump(tournament_id=table.series.tournament_id)
         game.save()
+        seat_totals_refresh(table_ids=[table.pk])
         GameChange.objects.create(
             table=table,
             game=game,
@@ -200,6 +203,7 @@ def games_bulk_record(*, table: Table, rows: Sequence[Mapping]) -> list[Game]:
                 game.version = version
         Game.objects.bulk_create(games, batch_size=1000)
         if games:
+            seat_totals_refresh(table_ids=[table.pk])
             mark_started(table.series)
     return games
 
@@ -226,6 +230,7 @@ def game_correct(
         updated.save()
         penalties_follow(game=updated)
         sheet_changed(table)
+        seat_totals_refresh(table_ids=[table.pk])
         GameChange.objects.create(
             table=table,
             game=updated,
@@ -262,6 +267,7 @@ def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str
         for penalty in game.penalties.all():
             _penalty_history(penalty, action=PenaltyChange.Action.DELETED, user=user)
         game.delete()
+        seat_totals_refresh(table_ids=[table.pk])
         version_bump(tournament_id=table.series.tournament_id)
         sheet_changed(table)
 
@@ -302,6 +308,7 @@ def penalty_record(
             key=key,
         )
         sheet_changed(table)
+        seat_totals_refresh(table_ids=[table.pk])
         version_bump(tournament_id=table.series.tournament_id)
     return penalty
 
@@ -346,6 +353,7 @@ def penalty_law_record(
             _penalty_history(penalty, action=PenaltyChange.Action.CREATED, user=user)
             penalties.append(penalty)
         sheet_changed(table)
+        seat_totals_refresh(table_ids=[table.pk])
         version_bump(tournament_id=table.series.tournament_id)
     return penalties
 
@@ -380,6 +388,7 @@ def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
             _penalty_history(row, action=PenaltyChange.Action.DELETED, user=user, reason=reason)
             row.delete()
         sheet_changed(table)
+        seat_totals_refresh(table_ids=[table.pk])
         version_bump(tournament_id=table.series.tournament_id)
 
 

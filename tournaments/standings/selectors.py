@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db.models import Count, F, Q
+from django.db.models import Count, Q
 
 from tournaments import permissions
 from tournaments.models import Game, GameType, Player, Registration, Seat, Series, Tournament
@@ -488,11 +488,11 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
     may see (published ones for the public, `None`)."""
     tournaments = {
         t.pk: t
+        # Subqueries, not an OR across two joins: the plan stays on the player's rows.
         for t in Tournament.objects.filter(
-            Q(series__seats__player=player) | Q(registrations__player=player)
-        )
-        .select_related("club")
-        .distinct()
+            Q(pk__in=Seat.objects.filter(player=player).values("series__tournament_id"))
+            | Q(pk__in=Registration.objects.filter(player=player).values("tournament_id"))
+        ).select_related("club")
         if (t.published if viewer is None else permissions.can_view_tournament(viewer, t))
     }
     seats = Seat.objects.filter(player=player, series__tournament__in=list(tournaments))
@@ -505,8 +505,13 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
     history.sort(key=lambda h: (h.tournament.date, h.tournament.pk, h.line.series_number))
     # Like the standings, a disputed row (double entry) counts nowhere until it is settled.
     disputed = disputed_games(seats.values("table_id"))
+    # The games the player declared, by (table, declarer) through its index: a join from
+    # the games to the seats would make the plan depend on the number of games stored.
+    own = Q(pk__in=[])
+    for table_id, number in seats.values_list("table_id", "number"):
+        own |= Q(table_id=table_id, declarer=number)
     own_games = (
-        Game.objects.filter(table__seats__in=seats, declarer=F("table__seats__number"))
+        Game.objects.filter(own)
         .exclude(game__in=[GameType.PASSED, GameType.RAMSCH])
         .exclude(pk__in=[pk for pks in disputed.values() for pk in pks])
     )

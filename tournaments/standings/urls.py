@@ -10,6 +10,7 @@ public = [
     path(T, views.TournamentDetailView.as_view(), name="tournament_detail"),
     path(T + "teams/", views.TeamStandingsView.as_view(), name="team_standings"),
     path(T + "projector/", views.ProjectorView.as_view(), name="tournament_projector"),
+    path(T + "version/", views.TournamentVersionView.as_view(), name="tournament_version"),
     path(S, views.SeriesDetailView.as_view(), name="series_detail"),
     path(TB, views.TableDetailView.as_view(), name="table_detail"),
     path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player_detail"),

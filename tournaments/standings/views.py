@@ -3,25 +3,30 @@
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
-from django.http import Http404
+from django.db.models import Count, Max, Q
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.cache import patch_cache_control
 from django.utils.formats import date_format
-from django.views.generic import DetailView, TemplateView
+from django.views.generic import DetailView, TemplateView, View
 from django_tables2 import RequestConfig
 
 from tournaments import permissions
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
-from tournaments.models import Category, Player, Season, Series, Tournament
+from tournaments.models import Category, Player, Registration, Season, Seat, Series, Tournament
 from tournaments.sheets.selectors import latest_games, table_sheet
 from tournaments.standings import charts
+from tournaments.standings.caching import (
+    TournamentPageMixin,
+    VersionedPageMixin,
+    standings_of,
+)
 from tournaments.standings.selectors import (
     player_statistics,
     season_standings,
     series_progress,
     series_standings,
     team_standings,
-    tournament_standings,
 )
 from tournaments.standings.tables import (
     SeasonPlayersTable,
@@ -69,14 +74,14 @@ class HomeView(TemplateView):
         return context
 
 
-class TournamentDetailView(TournamentMixin, TemplateView):
+class TournamentDetailView(TournamentPageMixin, TournamentMixin, TemplateView):
     template_name = "tournaments/tournament_detail.html"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         category = _category(self.request)
         series = list(self.tournament.series.order_by("number"))
-        standings = tournament_standings(self.tournament, category=category or None)
+        standings = standings_of(self.tournament, category=category or None)
         progress = series_progress(self.tournament)
         has_teams = any(row.team for row in standings)
         table = StandingsTable(
@@ -100,7 +105,7 @@ class TournamentDetailView(TournamentMixin, TemplateView):
         return context
 
 
-class SeriesDetailView(SeriesMixin, TemplateView):
+class SeriesDetailView(TournamentPageMixin, SeriesMixin, TemplateView):
     template_name = "tournaments/series_detail.html"
 
     def get_context_data(self, **kwargs):
@@ -113,7 +118,10 @@ class SeriesDetailView(SeriesMixin, TemplateView):
         )
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         tables = list(
-            self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
+            # Games played: every seat's stored total counts them (sheets.totals).
+            self.series.tables.prefetch_related("seats__player").annotate(
+                played=Max("seats__games_played")
+            )
         )
         progress = [p for p in series_progress(self.tournament) if p.number == self.series.number]
         context.update(
@@ -126,7 +134,7 @@ class SeriesDetailView(SeriesMixin, TemplateView):
         return context
 
 
-class TableDetailView(TableMixin, TemplateView):
+class TableDetailView(TournamentPageMixin, TableMixin, TemplateView):
     """The score sheet of one table, as read by players and the public."""
 
     template_name = "tournaments/table_detail.html"
@@ -137,21 +145,37 @@ class TableDetailView(TableMixin, TemplateView):
         return context
 
 
-class TeamStandingsView(TournamentMixin, TemplateView):
+class TeamStandingsView(TournamentPageMixin, TournamentMixin, TemplateView):
     template_name = "tournaments/team_standings.html"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        table = TeamStandingsTable(team_standings(self.tournament))
+        table = TeamStandingsTable(
+            team_standings(self.tournament, standings=standings_of(self.tournament))
+        )
         RequestConfig(self.request, paginate=False).configure(table)
         context["table"] = table
         return context
 
 
-class PlayerDetailView(DetailView):
+class PlayerDetailView(VersionedPageMixin, DetailView):
     model = Player
     template_name = "tournaments/player_detail.html"
     context_object_name = "player"
+
+    def page_state(self) -> str:
+        """The player's own fields and the versions of every tournament they are in."""
+        pk = self.kwargs["pk"]
+        own = Player.objects.filter(pk=pk).values_list("name", "team", "category", "club_id")
+        tournaments = (
+            Tournament.objects.filter(
+                Q(pk__in=Registration.objects.filter(player_id=pk).values("tournament_id"))
+                | Q(pk__in=Seat.objects.filter(player_id=pk).values("series__tournament_id"))
+            )
+            .order_by("pk")
+            .values_list("pk", "version", "published")
+        )
+        return repr((list(own), list(tournaments)))
 
     def get_queryset(self):
         return Player.objects.select_related("club")
@@ -182,7 +206,7 @@ class PlayerDetailView(DetailView):
         return context
 
 
-class SeasonDetailView(TemplateView):
+class SeasonDetailView(VersionedPageMixin, TemplateView):
     template_name = "tournaments/season_detail.html"
 
     def get(self, request, *args, **kwargs):
@@ -190,6 +214,18 @@ class SeasonDetailView(TemplateView):
         if Season.objects.filter(slug=kwargs["season"], league__isnull=False).exists():
             return redirect("league_season", season=kwargs["season"])
         return super().get(request, *args, **kwargs)
+
+    def page_state(self) -> str:
+        """The season's settings and the versions of its match days."""
+        season = Season.objects.filter(slug=self.kwargs["season"]).values_list(
+            "pk", "name", "teams_best_n", "club_id"
+        )
+        days = (
+            Tournament.objects.filter(season__slug=self.kwargs["season"])
+            .order_by("pk")
+            .values_list("pk", "version", "published")
+        )
+        return repr((list(season), list(days)))
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -219,14 +255,16 @@ class SeasonDetailView(TemplateView):
         return context
 
 
-class ProjectorView(TournamentMixin, TemplateView):
-    """The hall's projector: big standings and the latest games; reloads itself.
+class ProjectorView(TournamentPageMixin, TournamentMixin, TemplateView):
+    """The hall's projector: big standings and the latest games.
 
     A hall of 120 players does not fit on one screen: the standings are shown `rows` at a
-    time (URL parameter, default 30) and every reload turns to the next page, so the
-    screen cycles through all of them with fresh figures on each page. Without `rows` (or
-    with `fit=1`) static/js/projector.js measures the screen and asks again with as many
-    rows as fit it, so that every rank is shown in turn at 1920 × 1080 as at 1280 × 720.
+    time (URL parameter, default 30) and the page turns to the next one every
+    `refresh_seconds`, so the screen cycles through all of them; a single page stays and
+    reloads only when the tournament's version changes (static/js/live.js polls it). Without
+    `rows` (or with `fit=1`) static/js/projector.js measures the screen and asks again with
+    as many rows as fit it, so that every rank is shown in turn at 1920 × 1080 as at
+    1280 × 720.
     """
 
     template_name = "tournaments/projector.html"
@@ -244,7 +282,7 @@ class ProjectorView(TournamentMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         low, high = self.rows_limits
         rows = min(max(self._int_param("rows", self.rows_default), low), high)
-        standings = tournament_standings(self.tournament)
+        standings = standings_of(self.tournament)
         paginator = Paginator(standings, rows)
         number = self._int_param("page", 1)
         page = paginator.page(number if 1 <= number <= paginator.num_pages else 1)
@@ -264,3 +302,12 @@ class ProjectorView(TournamentMixin, TemplateView):
             refresh_seconds=self.refresh_seconds,
         )
         return context
+
+
+class TournamentVersionView(TournamentMixin, View):
+    """The tournament's version, for pages that reload only when something changed."""
+
+    def get(self, request, *args, **kwargs):
+        response = JsonResponse({"version": self.tournament.version})
+        patch_cache_control(response, no_cache=True, no_store=True)
+        return response

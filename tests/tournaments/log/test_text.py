@@ -30,7 +30,9 @@ def test_the_payment_note_refuses_control_characters(tournament, client_for, sec
     response = client_for(secretary).post(
         url, {"kind": "fees", "amount": "5", "note": note, "once": str(uuid.uuid4())}
     )
-    assert response.status_code == 302
+    # The money page again, with the message next to the payment's row.
+    assert response.status_code == 200
+    assert "control character" in response.content.decode()
     assert not Payment.objects.exists() and not ActionLog.objects.exists()
 
 

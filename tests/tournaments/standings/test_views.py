@@ -220,7 +220,12 @@ def test_projector_reloads_and_lists_the_latest_games(client, tournament, series
     response = client.get(url)
     text = response.content.decode()
     # Without rows in the address the screen is measured (fit=1; static/js/projector.js).
-    assert '<meta http-equiv="refresh" content="20; url=?page=1&amp;rows=30&amp;fit=1">' in text
+    assert 'data-next="?page=1&amp;rows=30&amp;fit=1"' in text
+    # One page: no turning, it reloads when the tournament's version changes (live.js).
+    version_url = reverse("tournament_version", kwargs={"tournament": tournament.slug})
+    tournament.refresh_from_db()
+    assert f'data-version-url="{version_url}" data-version="{tournament.version}"' in text
+    assert "http-equiv" not in text and "data-turn-url" not in text
     assert len(response.context["latest"]) == 3 and "S1 T1 #3" in text
     assert len(response.context["standings"]) == 4
 
@@ -236,7 +241,7 @@ def test_projector_cycles_through_every_row(client, tournament, roster):
         response = client.get(url, {"rows": 5, "page": page})
         seen += [row.player_id for row in response.context["standings"]]
         following = 1 if page == 3 else page + 1
-        assert f"url=?page={following}&amp;rows=5" in response.content.decode()
+        assert f'data-turn-url="?page={following}&amp;rows=5"' in response.content.decode()
     assert len(seen) == len(set(seen)) == 12
     assert "page 3 of 3" in response.content.decode()
     assert len(client.get(url, {"rows": "x", "page": "99"}).context["standings"]) == 12

@@ -18,6 +18,9 @@ def tournament_by_slug(slug: str) -> Tournament:
 
 class Command(BaseCommand):
     help = "Write a tournament as a skat-tournament/1 JSON document (to stdout by default)."
+    # A read: the system checks would import every view (PDF and Excel libraries) first,
+    # most of the command's time on a laptop; `manage.py check` runs them.
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument("slug", help="the tournament's short name")

@@ -1,10 +1,13 @@
-"""Rebuild every stored game value from the rules engine (after a rules fix)."""
+"""Rebuild every stored game value from the rules engine (after a rules fix), and the seats'
+sheet totals from the games, in one transaction."""
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from tournaments.errors import UserError
 from tournaments.games import scores_recompute
 from tournaments.models import Tournament
+from tournaments.sheets.totals import seat_totals_rebuild
 
 
 class Command(BaseCommand):
@@ -20,7 +23,9 @@ class Command(BaseCommand):
             if tournament is None:
                 raise CommandError(f"no tournament with slug '{slug}'")
         try:
-            count = scores_recompute(tournament=tournament)
+            with transaction.atomic():
+                count = scores_recompute(tournament=tournament)
+                seats = seat_totals_rebuild(tournament=tournament)
         except UserError as error:
             raise CommandError(str(error)) from None
-        self.stdout.write(f"{count} games recomputed")
+        self.stdout.write(f"{count} games recomputed, {seats} seats' totals rebuilt")

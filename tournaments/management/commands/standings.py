@@ -52,6 +52,9 @@ def standings_text(rows: list[dict], *, list_scoring: bool) -> str:
 
 class Command(BaseCommand):
     help = "Print a tournament's standings as an aligned table or as JSON."
+    # A read: the system checks would import every view (PDF and Excel libraries) first,
+    # most of the command's time on a laptop; `manage.py check` runs them.
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument("slug", nargs="?", help="the tournament's short name")

@@ -1,0 +1,619 @@
+"""Load benchmark: the public pages of a busy evening against `make serve`.
+
+On PostgreSQL (DATABASE_URL, default a database of its own, created if missing), with the
+production server (`make serve`: gunicorn, WEB_CONCURRENCY workers, DJANGO_DEBUG=0) on
+loopback, in a database that also holds other tournaments (≥ 300k games in the full run):
+
+1. **Open loop**: for a 60-player and a 2,000-player running tournament in turn, requests
+   are offered at a fixed rate (default 100/s) for a fixed time (60 s), each on its own
+   connection with a client timeout, whatever the server answers: standings (first and
+   later pages), the projector, the open series and player pages. Meanwhile a secretary
+   signed in on the site enters one game per second through the sheet form. Reported:
+   p50/p95/p99 latency (from the moment a request was due, so a slow server cannot hide
+   its queue), errors (status ≠ 200 or timeouts) and stale reads: a page showing an older
+   version than one the secretary saw committed before the request began.
+2. **Closed loop**: N clients ask for the 2,000-player standings one after another; the
+   completed requests per second are the capacity.
+3. **Floor**: in this process, interleaved, per tournament size (250, 2,000, 4,000
+   players): the hand-written SQL aggregate over the games (bench/standings.py's floor),
+   the standings selector, and the standings page rendered with an empty cache; medians,
+   ratios to the floor and the page's number of queries.
+4. EXPLAIN of the standings' one query on the seats, and of the games found by their
+   tournament (the latest games), with the database's size.
+
+Usage:
+
+    python bench/load.py            # the full run (generates its data once, then reuses it)
+    python bench/load.py --short    # a smoke run: smaller data, 10 s phases
+    DATABASE_URL=sqlite:////tmp/floor.sqlite3 python bench/load.py --floor-only
+
+The machine must be quiet for figures worth comparing; the run says what it measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import http.cookiejar
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/skatclub_bench_load"
+SECRET = "benchmark-only-secret-key-not-for-production-0123456789abcdefghij"
+PASSWORD = "bench-load-password"
+VERSION = re.compile(rb'data-version="(\d+)"')
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def setup_django(database_url: str):
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skatclub.settings")
+    os.environ.setdefault("DJANGO_SECRET_KEY", SECRET)
+    os.environ.setdefault("DJANGO_DEBUG", "0")
+    if database_url.startswith("postgres"):
+        import psycopg
+
+        parsed = urllib.parse.urlparse(database_url)
+        name = parsed.path.lstrip("/")
+        admin = parsed._replace(path="/postgres").geturl()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+                conn.execute(f'CREATE DATABASE "{name}"')
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+# -- data --------------------------------------------------------------------------------
+
+
+def bench_club():
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import Club
+
+    club = Club.objects.filter(name="Load benchmark").first()
+    if club is None:
+        club = Club.objects.create(name="Load benchmark")
+    user = get_user_model().objects.filter(username="bench-secretary").first()
+    if user is None:
+        user = get_user_model().objects.create_user("bench-secretary", password=PASSWORD)
+    club.secretaries.add(user)
+    return club
+
+
+def tournament(players: int, *, series: int = 4, running: bool, tag: str = "") -> object:
+    from tournaments import demo
+    from tournaments.models import Tournament
+
+    state = "running" if running else "finished"
+    name = f"Load {players} players {series} series {state}{tag}"
+    existing = Tournament.objects.filter(name=name).first()
+    if existing is not None:
+        return existing
+    started = time.perf_counter()
+    made = demo.generate_tournament(
+        club=bench_club(),
+        players=players,
+        series=series,
+        seed=players + series,
+        name=name,
+        complete=not running,
+    )
+    print(f"  generated {name} in {time.perf_counter() - started:.0f} s", flush=True)
+    return made
+
+
+def games_of(t) -> int:
+    from tournaments.models import Game
+
+    return Game.objects.filter(tournament=t).count()
+
+
+def prepare(args):
+    """The tournaments under load, the floor's sizes and enough other games."""
+    from tournaments.models import Game
+
+    print("data:", flush=True)
+    small = tournament(60, series=3, running=True)
+    large = tournament(args.players, running=True)
+    floors = {}
+    for size in args.floor_sizes:
+        floors[size] = large if size == args.players else tournament(size, running=False)
+    filler = 0
+    while Game.objects.exclude(tournament__in=[small, large]).count() < args.other_games:
+        filler += 1
+        tournament(2000, running=False, tag=f" filler {filler}")
+    total = Game.objects.count()
+    others = Game.objects.exclude(tournament__in=[small, large]).count()
+    print(f"  {total} games in the database, {others} of other tournaments", flush=True)
+    return small, large, floors
+
+
+# -- the server --------------------------------------------------------------------------
+
+
+def start_server(args) -> subprocess.Popen:
+    checksum = subprocess.run(
+        ["cksum", "requirements.txt"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()[0]
+    env = {
+        **os.environ,
+        "DATABASE_URL": args.database_url,
+        "DJANGO_SECRET_KEY": SECRET,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "WEB_CONCURRENCY": str(args.workers),
+        "PORT": str(args.port),
+    }
+    if args.cache_url:
+        env["CACHE_URL"] = args.cache_url
+    # -o: the virtualenv is set up already (make setup); do not rebuild it here.
+    server = subprocess.Popen(
+        ["make", "--no-print-directory", "serve", "-o", f".venv/.installed-{checksum}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(ROOT / "bench" / "out" / "serve.log", "w"),  # noqa: SIM115
+        start_new_session=True,
+    )
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            if get(args.port, "/", timeout=2)[0] == 200:
+                return server
+        except OSError:
+            pass
+        if server.poll() is not None:
+            raise SystemExit("make serve stopped; see bench/out/serve.log")
+        time.sleep(0.5)
+    stop_server(server)
+    raise SystemExit("the server did not answer within 120 s; see bench/out/serve.log")
+
+
+def stop_server(server: subprocess.Popen):
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+
+
+def get(port: int, path: str, *, timeout: float) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+# -- the secretary -----------------------------------------------------------------------
+
+
+class Secretary(threading.Thread):
+    """Signs in and enters one game per second through the sheet form of open tables;
+    after each entry it reads the version endpoint: that version was committed then."""
+
+    def __init__(self, port: int, t, stop: threading.Event, interval: float = 1.0):
+        super().__init__(daemon=True)
+        self.interval = interval
+        self.port, self.tournament, self.stop = port, t, stop
+        self.committed: list[tuple[float, int]] = []  # (when seen, version)
+        self.entered = 0
+        self.errors: list[str] = []
+        self.latencies: list[float] = []
+        jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        self.base = f"http://127.0.0.1:{port}"
+
+    def fetch(self, path, data=None):
+        body = urllib.parse.urlencode(data).encode() if data is not None else None
+        with self.opener.open(self.base + path, body, timeout=10) as response:
+            return response.status, response.read().decode()
+
+    def sign_in(self):
+        _status, page = self.fetch("/login/")
+        token = TOKEN.search(page).group(1)
+        self.fetch(
+            "/login/",
+            {"username": "bench-secretary", "password": PASSWORD, "csrfmiddlewaretoken": token},
+        )
+
+    def tables(self):
+        from django.db.models import Count
+
+        from tournaments.models import Series, Table
+
+        return list(
+            Table.objects.filter(
+                series__tournament=self.tournament, series__status=Series.Status.OPEN
+            )
+            .annotate(played=Count("games"))
+            .select_related("series__tournament")
+            .order_by("series__number", "number")
+        )
+
+    def run(self):
+        from tournaments import demo
+
+        rng = random.Random(7)
+        self.sign_in()
+        tables = [
+            t for t in self.tables() if t.played < t.series.tournament.games_per_series(t.size)
+        ]
+        tokens: dict[int, str] = {}
+        next_at = time.time()
+        while self.interval and not self.stop.is_set() and tables:
+            table = tables[rng.randrange(len(tables))]
+            path = (
+                f"/manage/t/{self.tournament.slug}/series/{table.series.number}/"
+                f"table/{table.number}/"
+            )
+            try:
+                if table.pk not in tokens:
+                    tokens[table.pk] = TOKEN.search(self.fetch(path)[1]).group(1)
+                row = demo.random_game(
+                    rng,
+                    rules=self.tournament.rules,
+                    table_size=table.size,
+                    number=table.played + 1,
+                )
+                started = time.time()
+                self.fetch(path, {**form_fields(row), "csrfmiddlewaretoken": tokens[table.pk]})
+                self.latencies.append(time.time() - started)
+                table.played += 1
+                self.entered += 1
+                answer = self.fetch(f"/t/{self.tournament.slug}/version/")[1]
+                version = json.loads(answer)["version"]
+                self.committed.append((time.time(), version))
+            except Exception as error:  # noqa: BLE001 - every failure is a figure
+                self.errors.append(repr(error))
+            if table.played >= table.series.tournament.games_per_series(table.size):
+                tables.remove(table)
+            next_at += self.interval
+            self.stop.wait(max(0.0, next_at - time.time()))
+
+    def committed_before(self, moment: float) -> int:
+        seen = [version for when, version in self.committed if when < moment]
+        return max(seen, default=-1)
+
+
+def form_fields(row: dict) -> dict:
+    """A game mapping as the sheet form posts it."""
+    fields = {}
+    for key, value in row.items():
+        if key == "won":
+            fields["won"] = "won" if value else "lost"
+        elif key == "matadors" and row.get("without"):
+            fields["matadors"] = -value
+        elif value is True:
+            fields[key] = "on"
+        elif key != "without" or "matadors" not in row:
+            fields[key] = value
+    return fields
+
+
+# -- the load ----------------------------------------------------------------------------
+
+
+def page_paths(t) -> list[tuple[str, str]]:
+    """(kind, path) in the proportions of an evening: standings most, then the rest."""
+    from tournaments.models import Registration, Series
+
+    slug = t.slug
+    players = list(
+        Registration.objects.filter(tournament=t).values_list("player_id", flat=True)[:200]
+    )
+    open_series = (
+        Series.objects.filter(tournament=t, status=Series.Status.OPEN).order_by("number").last()
+    )
+    pages = max(1, (Registration.objects.filter(tournament=t).count() + 99) // 100)
+    mix = [("standings", f"/t/{slug}/")] * 8
+    mix += [("standings", f"/t/{slug}/?page={n}") for n in range(2, min(pages, 4) + 1)]
+    mix += [("projector", f"/t/{slug}/projector/")] * 4
+    if open_series is not None:
+        mix += [("series", f"/t/{slug}/series/{open_series.number}/")] * 2
+    mix += [("player", f"/players/{pk}/") for pk in random.Random(3).sample(players, 4)]
+    return mix
+
+
+def open_loop(args, t) -> dict:
+    mix = page_paths(t)
+    for _round in range(2 * args.workers):  # each worker renders each page once first
+        for _kind, path in set(mix):
+            get(args.port, path, timeout=30)
+    stop = threading.Event()
+    secretary = Secretary(args.port, t, stop, args.write_every)
+    secretary.start()
+    time.sleep(1.5)
+    rng = random.Random(11)
+    results: list[tuple] = []
+    lock = threading.Lock()
+
+    def one(due: float, kind: str, path: str):
+        began = time.time()
+        try:
+            status, body = get(args.port, path, timeout=args.timeout)
+            error = None if status == 200 else f"status {status}"
+        except Exception as exc:  # noqa: BLE001
+            status, body, error = 0, b"", type(exc).__name__
+        ended = time.time()
+        match = VERSION.search(body)
+        with lock:
+            results.append(
+                (due, began, ended, kind, error, int(match.group(1)) if match else None)
+            )
+
+    count = int(args.rate * args.duration)
+    start = time.time() + 0.2
+    with ThreadPoolExecutor(max_workers=args.clients) as pool:
+        for i in range(count):
+            due = start + i / args.rate
+            delay = due - time.time()
+            if delay > 0:
+                time.sleep(delay)
+            kind, path = rng.choice(mix)
+            pool.submit(one, due, kind, path)
+    stop.set()
+    secretary.join(timeout=15)
+    latencies = sorted(ended - due for due, _b, ended, _k, error, _v in results if not error)
+    errors = [error for *_rest, error, _v in results if error]
+    stale = sum(
+        1
+        for _due, began, _e, _k, error, version in results
+        if not error and version is not None and version < secretary.committed_before(began)
+    )
+    checked = sum(1 for *_rest, error, version in results if not error and version is not None)
+    return {
+        "offered": count,
+        "ok": len(latencies),
+        "errors": len(errors),
+        "error_kinds": sorted(set(errors))[:5],
+        "p50": pct(latencies, 50),
+        "p95": pct(latencies, 95),
+        "p99": pct(latencies, 99),
+        "stale": stale,
+        "stale_checked": checked,
+        "entered": secretary.entered,
+        "secretary_errors": secretary.errors[:3],
+        "secretary_p50": pct(sorted(secretary.latencies), 50),
+    }
+
+
+def closed_loop(args, t) -> float:
+    path = f"/t/{t.slug}/"
+    done = [0]
+    lock = threading.Lock()
+    end = time.time() + args.capacity_seconds
+
+    def client():
+        while time.time() < end:
+            try:
+                if get(args.port, path, timeout=args.timeout)[0] == 200:
+                    with lock:
+                        done[0] += 1
+            except OSError:
+                pass
+
+    threads = [threading.Thread(target=client) for _ in range(args.capacity_clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return done[0] / args.capacity_seconds
+
+
+def pct(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    return values[min(len(values) - 1, int(len(values) * p / 100))] * 1000
+
+
+# -- floor and plans ---------------------------------------------------------------------
+
+
+def floor(args, floors: dict) -> list[dict]:
+    from django.core.cache import cache
+    from django.db import connection, reset_queries
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from bench.standings import FLOOR_SQL
+    from tournaments.standings.selectors import tournament_standings
+
+    rows = []
+    client = Client(SERVER_NAME="127.0.0.1")
+    for size, t in sorted(floors.items()):
+        url = f"/t/{t.slug}/"
+
+        def floor_sql(t=t):
+            with connection.cursor() as cursor:
+                cursor.execute(FLOOR_SQL, [t.pk] * 4)
+                return cursor.fetchall()
+
+        def page(url=url):
+            cache.clear()
+            response = client.get(url)
+            assert response.status_code == 200, response.status_code
+
+        timings = {"floor": [], "selector": [], "page": []}
+        steps = {
+            "floor": floor_sql,
+            "selector": lambda t=t: tournament_standings(t),
+            "page": page,
+        }
+        for step in steps.values():
+            step()  # warm-up
+        for _ in range(args.repeat):
+            for name, step in steps.items():  # interleaved: the machine's mood hits all
+                started = time.perf_counter()
+                step()
+                timings[name].append(time.perf_counter() - started)
+        with CaptureQueriesContext(connection) as queries:
+            page()
+        page_queries = len(queries)
+        reset_queries()
+        median = {name: statistics.median(values) * 1000 for name, values in timings.items()}
+        rows.append(
+            {
+                "players": size,
+                "games": games_of(t),
+                **median,
+                "selector_ratio": median["selector"] / median["floor"],
+                "page_ratio": median["page"] / median["floor"],
+                "page_queries": page_queries,
+            }
+        )
+    return rows
+
+
+def explain(t) -> str:
+    from tournaments.models import Game, Seat
+    from tournaments.sheets.selectors import SEAT_FIELDS, TOTAL_FIELDS
+
+    seats = (
+        Seat.objects.filter(series__tournament=t)
+        .values_list(*SEAT_FIELDS, *TOTAL_FIELDS)
+        .order_by("series__number", "table__number", "number")
+    )
+    latest = Game.objects.filter(tournament=t).order_by("-created", "-pk")[:8]
+    changed = (
+        Game.objects.filter(tournament=t, version__gt=t.version - 5)
+        .order_by("version")
+        .values_list("pk", "version")
+    )
+    return "\n".join(
+        [
+            "-- standings: the seats' totals (sheets.selectors.seat_lines)",
+            seats.explain(analyze=True),
+            "-- the latest games (games found by their tournament)",
+            latest.explain(analyze=True),
+            "-- games changed since a version (the live feed's query)",
+            changed.explain(analyze=True),
+        ]
+    )
+
+
+def command_times(t) -> str:
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "manage.py", "standings", t.slug],
+            cwd=ROOT,
+            env={**os.environ, "DJANGO_DEBUG": "0"},
+            capture_output=True,
+            check=True,
+        )
+        times.append(time.perf_counter() - started)
+    return f"manage.py standings ({games_of(t)} games): median {statistics.median(times):.2f} s"
+
+
+# -- main --------------------------------------------------------------------------------
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--short", action="store_true", help="smaller data, 10 s phases")
+    parser.add_argument("--floor-only", action="store_true")
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL") or DEFAULT_DB)
+    parser.add_argument("--cache-url", default="", help="CACHE_URL for the server")
+    parser.add_argument("--port", type=int, default=8170)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rate", type=float, default=100)
+    parser.add_argument("--duration", type=float, default=60)
+    parser.add_argument("--timeout", type=float, default=2.0, help="client timeout, seconds")
+    parser.add_argument("--clients", type=int, default=400, help="open-loop connections at most")
+    parser.add_argument("--capacity-clients", type=int, default=16)
+    parser.add_argument("--capacity-seconds", type=float, default=20)
+    parser.add_argument(
+        "--write-every", type=float, default=1.0, help="seconds between games (0: no writes)"
+    )
+    parser.add_argument("--only", choices=["small", "large"], help="one tournament's open loop")
+    parser.add_argument("--skip-floor", action="store_true")
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--floor-sizes", type=int, nargs="+", default=[250, 2000, 4000])
+    parser.add_argument("--other-games", type=int, default=300_000)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args(argv)
+    if args.short:
+        args.duration, args.capacity_seconds, args.repeat = 10, 5, 3
+        args.floor_sizes = [s for s in args.floor_sizes if s <= args.players]
+        args.other_games = min(args.other_games, 20_000)
+    (ROOT / "bench" / "out").mkdir(exist_ok=True)
+    setup_django(args.database_url)
+    from django.db import connection
+
+    print(f"database: {connection.vendor}, {'short' if args.short else 'full'} run", flush=True)
+    small, large, floors = prepare(args)
+    if not args.skip_floor:
+        print_floor(args, floors)
+    if args.floor_only:
+        return 0
+    if not args.skip_floor:
+        print("\n" + command_times(large))
+        print("\nEXPLAIN (60-player tournament):")
+        print(explain(small))
+    server = start_server(args)
+    try:
+        chosen = {"small": [small], "large": [large]}.get(args.only, [small, large])
+        for t in chosen:
+            players = t.registrations.count()
+            print(
+                f"\nopen loop, {players} players: {args.rate:.0f} req/s for {args.duration:.0f} s,"
+                f" timeout {args.timeout} s, {args.workers} workers, a game every"
+                f" {args.write_every} s",
+                flush=True,
+            )
+            result = open_loop(args, t)
+            print(
+                "  offered {offered}, ok {ok}, errors {errors} {error_kinds}; "
+                "p50 {p50:.1f} ms, p95 {p95:.1f} ms, p99 {p99:.1f} ms; "
+                "stale {stale} of {stale_checked} checked; secretary entered {entered} "
+                "(p50 {secretary_p50:.0f} ms) {secretary_errors}".format(
+                    **{k: (v if v is not None else float("nan")) for k, v in result.items()}
+                ),
+                flush=True,
+            )
+        rate = closed_loop(args, large)
+        print(
+            f"\nclosed loop, {large.registrations.count()} players, {args.capacity_clients} "
+            f"clients: {rate:.0f} req/s"
+        )
+    finally:
+        stop_server(server)
+    return 0
+
+
+def print_floor(args, floors):
+    print("\nfloor (ms, medians of interleaved runs; cold page cache):")
+    print("  players   games   floor  selector  page  selector/floor  page/floor  queries")
+    for row in floor(args, floors):
+        print(
+            f"  {row['players']:7} {row['games']:7} {row['floor']:7.1f} {row['selector']:9.1f}"
+            f" {row['page']:5.1f} {row['selector_ratio']:15.2f} {row['page_ratio']:11.2f}"
+            f" {row['page_queries']:8}"
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

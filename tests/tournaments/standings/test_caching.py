@@ -1,0 +1,192 @@
+"""Public pages are never stale: ETags and shared renders keyed on the tournament's version.
+
+Every write through a service bumps the version in its transaction (`versions`), so the next
+request sees a new state: a new ETag, a fresh render. The shared cache (`page_cache`
+fixture) serves anonymous visitors only, with their own form token.
+"""
+
+import re
+import uuid
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import translation
+
+from tests.tournaments.helpers import GRAND
+from tournaments.draw.services import seat_swap, series_close, series_draw
+from tournaments.entry.services import game_record_at_table
+from tournaments.models import Season, Tournament
+from tournaments.registry.services import (
+    player_update,
+    registration_add,
+    registration_set_lots,
+    tournament_set_status,
+    tournament_update,
+)
+from tournaments.sheets.services import game_record, penalty_record, table_close
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def standings_url(tournament):
+    return reverse("tournament_detail", kwargs={"tournament": tournament.slug})
+
+
+def version(tournament) -> int:
+    return Tournament.objects.get(pk=tournament.pk).version
+
+
+def test_an_unchanged_page_answers_304_and_a_write_changes_its_etag(client, table):
+    tournament = table.series.tournament
+    url = standings_url(tournament)
+    first = client.get(url)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag
+    assert "no-cache" in first["Cache-Control"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again["ETag"] == etag
+    game_record(table=table, data=GRAND)
+    after = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert after.status_code == 200 and after["ETag"] != etag
+
+
+@pytest.mark.parametrize(
+    "name", ["tournament_detail", "team_standings", "tournament_projector", "series_detail"]
+)
+def test_every_tournament_page_is_shared_and_never_stale(name, page_cache, table):
+    tournament = table.series.tournament
+    kwargs = {"tournament": tournament.slug}
+    if name == "series_detail":
+        kwargs["series"] = 1
+    url = reverse(name, kwargs=kwargs)
+    assert Client().get(url)["X-Page-Cache"] == "miss"
+    with CaptureQueriesContext(connection) as queries:
+        hit = Client().get(url)
+    assert hit["X-Page-Cache"] == "hit"
+    assert len(queries) == 1  # the tournament and its version; nothing rendered
+    game_record(table=table, data=GRAND)
+    fresh = Client().get(url)
+    assert fresh["X-Page-Cache"] == "miss"
+    assert fresh["ETag"] != hit["ETag"]
+    assert f'data-version="{version(tournament)}"' in fresh.content.decode() or (
+        name == "team_standings"
+    )
+
+
+def test_a_phone_row_is_seen_at_once(page_cache, table):
+    url = standings_url(table.series.tournament)
+    Client().get(url)
+    game_record_at_table(table=table, data=GRAND, client_id=uuid.uuid4())
+    response = Client().get(url)
+    assert response["X-Page-Cache"] == "miss"
+    assert response.context["table"].data.data[0].provisional
+
+
+def test_a_shared_page_carries_each_visitors_own_form_token(page_cache, tournament):
+    url = standings_url(tournament)
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first.get(url)
+    response = second.get(url)
+    assert response["X-Page-Cache"] == "hit"
+    token = TOKEN.search(response.content.decode()).group(1)
+    assert "\x00" not in response.content.decode()
+    # The language form of the shared page works with the second visitor's own cookie.
+    switched = second.post(
+        reverse("set_language"), {"language": "de", "csrfmiddlewaretoken": token}
+    )
+    assert switched.status_code == 302
+
+
+def test_each_language_has_its_own_copy(page_cache, tournament):
+    url = standings_url(tournament)
+    english = Client().get(url)
+    with translation.override("de"):
+        german_url = standings_url(tournament)
+    german = Client().get(german_url)
+    assert german_url.startswith("/de/") and german["X-Page-Cache"] == "miss"
+    assert 'lang="de"' in german.content.decode() and 'lang="en"' in english.content.decode()
+    assert "Accept-Language" in german["Vary"] and "Cookie" in german["Vary"]
+
+
+def test_signed_in_pages_are_never_shared(page_cache, client, secretary, tournament):
+    client.force_login(secretary)
+    url = standings_url(tournament)
+    Client().get(url)  # an anonymous copy in the cache
+    response = client.get(url)
+    assert "X-Page-Cache" not in response
+    assert "private" in response["Cache-Control"]
+    assert response.context["can_manage"]
+
+
+def test_the_version_endpoint(client, table, tournament):
+    url = reverse("tournament_version", kwargs={"tournament": tournament.slug})
+    before = client.get(url).json()["version"]
+    game_record(table=table, data=GRAND)
+    assert client.get(url).json() == {"version": before + 1}
+    assert "no-store" in client.get(url)["Cache-Control"]
+    Tournament.objects.filter(pk=tournament.pk).update(published=False)
+    assert client.get(url).status_code == 404
+
+
+def test_player_and_season_pages_change_with_any_of_their_tournaments(client, club, table):
+    tournament = table.series.tournament
+    season = Season.objects.create(club=club, name="Liga", slug="liga")
+    tournament_update(tournament=tournament, season=season)
+    player = table.seats.get(number=2).player
+    urls = [
+        reverse("player_detail", kwargs={"pk": player.pk}),
+        reverse("season_detail", kwargs={"season": season.slug}),
+    ]
+    etags = [client.get(url)["ETag"] for url in urls]
+
+    def statuses():
+        return [
+            client.get(url, HTTP_IF_NONE_MATCH=etag).status_code
+            for url, etag in zip(urls, etags, strict=True)
+        ]
+
+    assert statuses() == [304, 304]
+    game_record(table=table, data=GRAND)
+    assert statuses() == [200, 200]
+
+
+def _writes(tournament, table, roster):
+    """Each public change to a tournament through its service."""
+    seats = list(table.seats.order_by("number"))
+    return {
+        "registration": lambda: registration_add(tournament=tournament, players=roster(1)),
+        "lots": lambda: registration_set_lots(tournament=tournament, lots={}),
+        "swap": lambda: seat_swap(seat_a=seats[0], seat_b=seats[1]),
+        "player": lambda: player_update(player=seats[0].player, name="Renamed"),
+        "publish": lambda: tournament_update(tournament=tournament, published=False),
+        "settings": lambda: tournament_update(tournament=tournament, team_best_n=2),
+        "penalty": lambda: penalty_record(table=table, seat=1, points=-10),
+        "draw": lambda: series_draw(tournament=tournament, seed=5),
+        "status": lambda: tournament_set_status(
+            tournament=tournament, status=Tournament.Status.RUNNING
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    "write",
+    ["registration", "lots", "swap", "player", "publish", "settings", "penalty", "draw", "status"],
+)
+def test_every_public_change_bumps_the_version(write, table, roster):
+    tournament = table.series.tournament
+    before = version(tournament)
+    _writes(tournament, table, roster)[write]()
+    assert version(tournament) > before
+
+
+def test_closing_a_series_bumps_the_version(table):
+    tournament = table.series.tournament
+    tournament_update(tournament=tournament, games_per_series_4=1)
+    game_record(table=table, data=GRAND)
+    table_close(table=table)
+    before = version(tournament)
+    series_close(series=table.series)
+    assert version(tournament) == before + 1

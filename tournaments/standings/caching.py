@@ -1,0 +1,142 @@
+"""Public pages that are never stale: ETags and rendered output keyed on versions.
+
+A page's *state* names what it shows: the version of its tournament (`Tournament.version`,
+bumped in the transaction of every write that changes its pages), or the versions of the
+tournaments a player or a season page draws on. The state is read from the database on
+every request, so no worker and no machine can serve a page older than a committed write:
+- the ETag is the state with the page's address, language and viewer; a browser that holds
+  that page gets 304 Not Modified without anything rendered;
+- for anonymous visitors the rendered page is kept in Django's cache framework under the
+  same key (LocMem by default, Redis or memcached by `CACHE_URL`): the next visitor of the
+  same state gets it without a query beyond the state's. Signed-in users' pages are never
+  shared (they show links and forms for their role).
+
+The form token (CSRF) of a shared page is stored as a placeholder and filled in per
+request, so every visitor posts their own. A request with messages waiting (shown once) is
+rendered afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.http import HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.functional import cached_property
+from django.utils.translation import get_language
+
+from tournaments.standings.selectors import tournament_standings
+
+CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
+CSRF_PLACEHOLDER = b'name="csrfmiddlewaretoken" value="\x00csrf\x00"'
+# Rendered pages are kept this long at most (a state that no longer changes drops out).
+PAGE_TIMEOUT = 60 * 60
+
+
+def _build_id() -> str:
+    """Changes with the templates, the code and the static files, so that a new release
+    never serves a page rendered by the old one from a shared cache."""
+    digest = hashlib.sha256()
+    base = Path(settings.BASE_DIR)
+    for folder in ("templates", "tournaments", "static"):
+        for path in sorted((base / folder).rglob("*")):
+            if path.suffix in (".html", ".py", ".css", ".js"):
+                stat = path.stat()
+                digest.update(f"{path}:{stat.st_mtime_ns}:{stat.st_size}".encode())
+    return digest.hexdigest()[:12]
+
+
+BUILD_ID = _build_id()
+
+
+def _messages_waiting(request) -> bool:
+    return bool(len(get_messages(request)))
+
+
+class VersionedPageMixin:
+    """A GET page answered from its state: 304, the shared cache, or a fresh render.
+
+    Subclasses define `page_state()`: a short string that changes whenever anything the
+    page shows changes (raise Http404 there for what the viewer may not see).
+    """
+
+    def page_state(self) -> str:
+        raise NotImplementedError
+
+    @cached_property
+    def _page_key(self) -> str:
+        request = self.request
+        user = request.user
+        viewer = f"u{user.pk}" if user.is_authenticated else "anon"
+        raw = "|".join(
+            (BUILD_ID, request.get_full_path(), get_language() or "", viewer, self.page_state())
+        )
+        return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+    def get(self, request, *args, **kwargs):
+        etag = f'"{self._page_key}"'
+        fresh = not _messages_waiting(request)
+        shared = fresh and not request.user.is_authenticated and settings.PAGE_CACHE
+        if fresh and etag in _if_none_match(request):
+            return self._finish(HttpResponseNotModified(), etag)
+        key = f"page:{self._page_key}"
+        if shared:
+            cached = cache.get(key)
+            if cached is not None:
+                content_type, body = cached
+                token = f'name="csrfmiddlewaretoken" value="{get_token(request)}"'.encode()
+                response = HttpResponse(
+                    body.replace(CSRF_PLACEHOLDER, token), content_type=content_type
+                )
+                response["X-Page-Cache"] = "hit"
+                return self._finish(response, etag)
+        response = super().get(request, *args, **kwargs)
+        if hasattr(response, "render"):
+            response.render()
+        if shared and response.status_code == 200:
+            body = CSRF_INPUT.sub(CSRF_PLACEHOLDER, response.content)
+            cache.set(key, (response["Content-Type"], body), PAGE_TIMEOUT)
+            response["X-Page-Cache"] = "miss"
+        return self._finish(response, etag if fresh else None)
+
+    def _finish(self, response, etag):
+        if etag and response.status_code in (200, 304):
+            response["ETag"] = etag
+        # Ask again every time (cheap: 304 or the shared copy); never keep another's page.
+        patch_cache_control(
+            response, no_cache=True, private=bool(self.request.user.is_authenticated)
+        )
+        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+        return response
+
+
+def _if_none_match(request) -> set[str]:
+    header = request.META.get("HTTP_IF_NONE_MATCH", "")
+    return {part.strip().removeprefix("W/") for part in header.split(",") if part.strip()}
+
+
+class TournamentPageMixin(VersionedPageMixin):
+    """A page of one tournament (`TournamentMixin`): its state is the tournament's version."""
+
+    def page_state(self) -> str:
+        tournament = self.tournament
+        return f"t{tournament.pk}.{tournament.version}"
+
+
+def standings_of(tournament, *, category: str | None = None):
+    """`tournament_standings` computed once per version of the tournament and shared by
+    its pages (the standings' pages, the projector, the team table) through the cache."""
+    if not settings.PAGE_CACHE:
+        return tournament_standings(tournament, category=category)
+    key = f"standings:{BUILD_ID}:{tournament.pk}:{tournament.version}:{category or ''}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = tournament_standings(tournament, category=category)
+        cache.set(key, rows, PAGE_TIMEOUT)
+    return rows
