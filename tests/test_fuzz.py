@@ -160,7 +160,13 @@ def fingerprint():
         counts,
         tuple(Game.objects.order_by("pk").values_list("pk", "updated", "provisional")),
         tuple(Tournament.objects.order_by("pk").values_list()),
-        tuple(Table.objects.order_by("pk").values_list()),
+        # Not the typed paper totals: closing with differences keeps them on purpose (the
+        # sheet stays open and shows them), which the form answers like a refusal.
+        tuple(
+            Table.objects.order_by("pk").values_list(
+                *(f.attname for f in Table._meta.concrete_fields if f.name != "paper_totals")
+            )
+        ),
         tuple(Series.objects.order_by("pk").values_list()),
         tuple(Registration.objects.order_by("pk").values_list()),
         tuple(SheetCopy.objects.order_by("pk").values_list("pk", "rows")),
