@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 
 from tests.tournaments.helpers import complete_tournament
 from tournaments.interchange import InterchangeError, export_document, import_document
-from tournaments.models import GameChange, Payment, PenaltyChange, SheetCopy, Tournament
+from tournaments.models import ActionLog, GameChange, Payment, PenaltyChange, SheetCopy, Tournament
 from tournaments.sheets.selectors import disputed_games, table_sheet
 from tournaments.standings.selectors import tournament_standings
 
@@ -55,6 +55,13 @@ def test_the_archive_holds_money_history_state_and_draw(complete):
         ("deleted", None),
     ]
     assert sorted(r["lot"] for r in archive["registrations"] if r["lot"]) == [1, 2]
+    logged = archive["director_actions"]
+    kinds = [a["kind"] for a in logged]
+    assert {"draw", "penalty", "payment", "prize_plan", "lots"} <= set(kinds), kinds
+    assert len(logged) >= 5
+    assert [a["at"] for a in logged] == sorted(a["at"] for a in logged)
+    assert {a["by"] for a in logged if a["kind"] == "payment"} == {"secretary"}
+    assert all("key" not in a for a in logged)
 
 
 def test_export_import_export_is_byte_identical_with_the_archive(complete):
@@ -82,6 +89,9 @@ def test_export_import_export_is_byte_identical_with_the_archive(complete):
     assert PenaltyChange.objects.filter(table=three).count() == 3
     assert SheetCopy.objects.filter(table=three).exists()
     assert Payment.objects.filter(registration__tournament=again, user__username="secretary")
+    logged = ActionLog.objects.filter(tournament=again)
+    assert logged.count() == len(json.loads(before)["archive"]["director_actions"]) >= 5
+    assert logged.filter(user__username="secretary", club=again.club).exists()
 
 
 def test_re_importing_the_same_document_changes_nothing_without_replace(complete):
@@ -132,6 +142,12 @@ def _table_with_history(archive):
     return next(t for t in archive["series"][0]["tables"] if t["penalty_changes"])
 
 
+def _action_without_series(archive):
+    action = archive["director_actions"][0]
+    action["series"] = None
+    return action
+
+
 @pytest.mark.parametrize(
     "where, key, value, message",
     [
@@ -145,6 +161,13 @@ def _table_with_history(archive):
         (lambda a: a["tournament"], "status", "done", "status must be one of planned"),
         (lambda a: a["series"][0], "number", 9, "the document has no series 9"),
         (lambda a: a, "director_log", [], "unknown field(s) director_log"),
+        (lambda a: a, "director_actions", {}, "director_actions must be a list"),
+        (lambda a: a["director_actions"][0], "kind", "coup", "kind must be one of draw"),
+        (lambda a: a["director_actions"][0], "at", "noon", "at must be a time in ISO"),
+        (lambda a: a["director_actions"][0], "details", [1], "details must be a JSON object"),
+        (lambda a: a["director_actions"][0], "table", 0, "table must be"),
+        (_action_without_series, "table", 1, "a table is named with its series"),
+        (lambda a: a["director_actions"][0], "key", "abc", "unknown field(s) key"),
     ],
 )
 def test_a_bad_archive_is_refused_whole_with_a_located_message(

@@ -3,9 +3,10 @@
 The contract (interchange.md) carries the settings, the players, the seats, the games and
 the penalties. The archive adds, under one key that readers of the contract ignore, what a
 club needs to keep a tournament whole: the money, the history of corrections, the
-provisional and double-entry state and the draw. Every field is written on export; on
-import the whole object is optional, and without it the contract's choices apply
-(`interchange` docstring). The README documents the fields next to the tournament document.
+provisional and double-entry state, the draw and the director's action log. Every field
+is written on export; on import the whole object is optional, and without it the
+contract's choices apply (`interchange` docstring). The README documents the fields
+next to the tournament document.
 
 Terms: an *amount* is a decimal string ("5.00"); a *time* is ISO 8601 in UTC; *by* is a
 username (on import: that user when the site has one, else nobody); a game change is
@@ -31,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.interchange.common import _is_int, _shown
 from tournaments.models import (
+    ActionLog,
     Category,
     Game,
     GameChange,
@@ -46,7 +48,7 @@ from tournaments.models import (
     Tournament,
 )
 
-ARCHIVE_FIELDS = ("tournament", "players", "registrations", "money", "series")
+ARCHIVE_FIELDS = ("tournament", "players", "registrations", "money", "series", "director_actions")
 TOURNAMENT_FIELDS = (
     "slug",
     "club",
@@ -85,26 +87,63 @@ PENALTY_CHANGE_FIELDS = (
     "by",
     "reason",
 )
+DIRECTOR_ACTION_FIELDS = ("kind", "at", "by", "by_name", "series", "table", "details", "reason")
 BIGINT = 1 << 63
 
 
 # --------------------------------------------------------------------------------------
-# Director actions: the place for the director's action log (another branch adds the
-# model). After merging, export it in `director_actions_export` as the archive's
-# "director_actions" list, read it in `_ArchiveChecker.director_actions` and write it in
-# `director_actions_write`, and add "director_actions" to ARCHIVE_FIELDS. Until then the
-# archive has no such field, and a document that carries one is refused as unknown.
+# Director actions: the action log of the tournament (`tournaments.log`), one entry per
+# line in time order (then id). The series and table are plain numbers, as the log keeps
+# them (a redraw or a removed series leaves lines naming tables that no longer exist), so
+# they are checked as numbers, not against the document's tables. The once `key` is not
+# archived: it answers a form sent twice within moments, a restore replaces the tournament
+# anyway, and keys are unique on the site, so a restored copy next to its original would
+# collide (like the entry tokens, keys are not archived).
 # --------------------------------------------------------------------------------------
 
 
 def director_actions_export(tournament: Tournament, users: dict[int, str]) -> list | None:
-    """The director's actions as archive entries; None: nothing to archive yet."""
-    return None
+    """The director's actions as archive entries, in time order."""
+    actions = ActionLog.objects.filter(tournament=tournament).order_by("at", "id")
+    missing = {a.user_id for a in actions if a.user_id is not None and a.user_id not in users}
+    if missing:
+        users = users | dict(
+            get_user_model().objects.filter(pk__in=missing).values_list("pk", "username")
+        )
+    return [
+        {
+            "kind": action.kind,
+            "at": _time(action.at),
+            "by": users.get(action.user_id),
+            "by_name": action.by_name,
+            "series": action.series_number,
+            "table": action.table_number,
+            "details": action.details,
+            "reason": action.reason,
+        }
+        for action in actions
+    ]
 
 
 def director_actions_write(plan: ArchivePlan, tournament: Tournament, users) -> None:
-    """Write the director's actions of the archive (none until the log exists)."""
-    return None
+    """Write the director's actions of the archive with their archived times.
+
+    The archived log replaces the lines the import itself wrote (registrations added).
+    """
+    if plan.director_actions is None:
+        return
+    ActionLog.objects.filter(tournament=tournament).delete()
+    actions = []
+    for action, by in plan.director_actions:
+        action.tournament, action.club_id = tournament, tournament.club_id
+        action.user_id = users.get(by)
+        actions.append(action)
+    times = [action.at for action in actions]
+    ActionLog.objects.bulk_create(actions, batch_size=1000)
+    # `at` is auto_now_add: put the archived times back (as the history's times).
+    for action, moment in zip(actions, times, strict=True):
+        action.at = moment
+    ActionLog.objects.bulk_update(actions, ["at"], batch_size=1000)
 
 
 # --------------------------------------------------------------------------------------
@@ -318,9 +357,12 @@ class ArchivePlan:
     prizes: list[Prize] = field(default_factory=list)
     payments: list[tuple[str, Payment, str | None]] = field(default_factory=list)
     series: dict[int, SeriesArchive] = field(default_factory=dict)
+    # None: the archive has no log (the import's own lines stay).
+    director_actions: list[tuple[ActionLog, str | None]] | None = None
 
     def usernames(self) -> set[str]:
         names = {by for _p, _payment, by in self.payments}
+        names.update(by for _action, by in self.director_actions or [])
         for series in self.series.values():
             for table in series.tables.values():
                 names.update(by for *_rest, by in table.game_changes)
@@ -423,6 +465,11 @@ class _ArchiveChecker:
         series = self.c.list_of(_("archive"), data, "series", required=False)
         for index, entry in enumerate(series):
             self.series(index, entry, tables)
+        if "director_actions" in data:
+            self.plan.director_actions = []
+            actions = self.c.list_of(_("archive"), data, "director_actions")
+            for index, entry in enumerate(actions):
+                self.director_action(index, entry)
         return self.plan
 
     def tournament(self, data):
@@ -652,6 +699,32 @@ class _ArchiveChecker:
             or "",
         )
         plan.penalty_changes.append((change, index, self.by(place, data)))
+
+    def director_action(self, index, data):
+        place = _("archive, director_actions[%(index)s]") % {"index": index}
+        data = self.obj(place, data, DIRECTOR_ACTION_FIELDS)
+        details = data.get("details", {})
+        if not isinstance(details, Mapping):
+            self.c.error(place, _("details must be a JSON object"))
+            details = {}
+        series = self.optional_int(place, data, "series", low=1, high=32767)
+        table = self.optional_int(place, data, "table", low=1, high=32767)
+        if data.get("table") is not None and data.get("series") is None:
+            self.c.error(place, _("a table is named with its series"))
+        action = ActionLog(
+            kind=self.choice(place, data, "kind", ActionLog.Kind.values, None),
+            at=self.time(place, data, "at"),
+            by_name=self.c.text(
+                place, data, "by_name", required=False, max_length=150, strip=False
+            )
+            or "",
+            series_number=series,
+            table_number=table,
+            details=dict(details),
+            reason=self.c.text(place, data, "reason", required=False, max_length=200, strip=False)
+            or "",
+        )
+        self.plan.director_actions.append((action, self.by(place, data)))
 
 
 def archive_check(checker, data, *, player_ids: set[str], tables) -> ArchivePlan:
