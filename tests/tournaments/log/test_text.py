@@ -32,7 +32,7 @@ def test_the_payment_note_refuses_control_characters(tournament, client_for, sec
     )
     # The money page again, with the message next to the payment's row.
     assert response.status_code == 200
-    assert "control character" in response.content.decode()
+    assert f'id="pay-error-{registration.pk}"' in response.content.decode()
     assert not Payment.objects.exists() and not ActionLog.objects.exists()
 
 
