@@ -355,6 +355,7 @@ def tournament_reopen(*, tournament: Tournament, user=None, reason: str = "") ->
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
         action_record(tournament=tournament, kind=Kind.REOPENED, user=user, reason=reason)
+        version_bump(tournament_id=tournament.pk)
     return tournament
 
 

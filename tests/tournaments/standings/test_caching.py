@@ -165,8 +165,9 @@ def _writes(tournament, table, roster):
         "settings": lambda: tournament_update(tournament=tournament, team_best_n=2),
         "penalty": lambda: penalty_record(table=table, seat=1, points=-10),
         "draw": lambda: series_draw(tournament=tournament, seed=5),
+        # Reopening a finished tournament (finishing needs every series closed first).
         "status": lambda: tournament_set_status(
-            tournament=tournament, status=Tournament.Status.RUNNING
+            tournament=_finished(tournament), status=Tournament.Status.RUNNING
         ),
     }
 
@@ -190,3 +191,10 @@ def test_closing_a_series_bumps_the_version(table):
     before = version(tournament)
     series_close(series=table.series)
     assert version(tournament) == before + 1
+
+
+def _finished(tournament):
+    """The tournament marked finished without a version bump (as the test's starting point)."""
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    tournament.refresh_from_db()
+    return tournament
