@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from django.conf import settings
@@ -121,22 +123,53 @@ def _if_none_match(request) -> set[str]:
     return {part.strip().removeprefix("W/") for part in header.split(",") if part.strip()}
 
 
+def tournament_state(tournament) -> str:
+    """The tournament's id and version, and when the version last moved: a tournament
+    deleted and another created in its place (SQLite may give it the same id) starts
+    counting again, so the version alone could repeat."""
+    return f"t{tournament.pk}.{tournament.version}.{tournament.changed.isoformat()}"
+
+
 class TournamentPageMixin(VersionedPageMixin):
     """A page of one tournament (`TournamentMixin`): its state is the tournament's version."""
 
     def page_state(self) -> str:
-        tournament = self.tournament
-        return f"t{tournament.pk}.{tournament.version}"
+        return tournament_state(self.tournament)
+
+
+# Standings computed per process, for the latest few versions (`standings_of`).
+STANDINGS_KEPT = 16
+_standings: OrderedDict[tuple, list] = OrderedDict()
+_standings_lock = threading.Lock()
+
+
+def standings_forget():
+    """Drop this process's computed standings (benchmarks measure a cold start with it)."""
+    with _standings_lock:
+        _standings.clear()
 
 
 def standings_of(tournament, *, category: str | None = None):
     """`tournament_standings` computed once per version of the tournament and shared by
-    its pages (the standings' pages, the projector, the team table) through the cache."""
+    its pages (the standings' pages, the projector, the team table).
+
+    Kept in this process, not in the shared cache: the key holds the version read for
+    this request, so no process can answer from older results than the request's, and
+    2,000 rows are cheaper to compute again than to pickle through a cache (the rendered
+    pages are what the cache shares). The caller gets its own list of the shared rows
+    (django-tables2 sorts a list in place); the rows are not to be changed.
+    """
     if not settings.PAGE_CACHE:
         return tournament_standings(tournament, category=category)
-    key = f"standings:{BUILD_ID}:{tournament.pk}:{tournament.version}:{category or ''}"
-    rows = cache.get(key)
-    if rows is None:
-        rows = tournament_standings(tournament, category=category)
-        cache.set(key, rows, PAGE_TIMEOUT)
-    return rows
+    key = (tournament_state(tournament), category or "")
+    with _standings_lock:
+        rows = _standings.get(key)
+        if rows is not None:
+            _standings.move_to_end(key)
+            return list(rows)
+    rows = tournament_standings(tournament, category=category)
+    with _standings_lock:
+        _standings[key] = rows
+        while len(_standings) > STANDINGS_KEPT:
+            _standings.popitem(last=False)
+    return list(rows)

@@ -1,8 +1,11 @@
 """Standings: a tournament's, a series', its teams', a league season's, and a player's page.
 
-Every ranking starts from `sheets.selectors.seat_lines` (each seat's result at its table)
-and is ordered by an explicit tuple of keys: `TIE_BREAK` for players (rules §2), match-day
-points then list points for a season's teams (rules §4). Nothing here writes.
+Every ranking starts from each seat's result at its table as `sheets.totals` stores it on
+the seat (the tournament's and a series' standings read those columns directly, as plain
+tuples: they are the busiest reads of the site; the rest go through
+`sheets.selectors.seat_lines`) and is ordered by an explicit tuple of keys: `TIE_BREAK` for
+players (rules §2), match-day points then list points for a season's teams (rules §4).
+Nothing here writes.
 """
 
 from __future__ import annotations
@@ -12,10 +15,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 
 from tournaments import permissions
-from tournaments.models import Game, GameType, Player, Registration, Seat, Series, Tournament
+from tournaments.models import (
+    Game,
+    GameType,
+    Player,
+    Registration,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+)
 from tournaments.sheets.selectors import SeatLine, disputed_games, seat_lines
 
 # Tie-break order of rules §2 and interchange.md: list points desc, more won, fewer lost,
@@ -35,7 +47,7 @@ def shared_ranks(rows: list, key) -> list:
     return rows
 
 
-@dataclass
+@dataclass(slots=True)
 class SeriesResult:
     number: int
     list_points: int
@@ -78,33 +90,55 @@ def _rank(rows: Iterable[StandingRow]) -> list[StandingRow]:
     return shared_ranks(sorted(rows, key=StandingRow.sort_key), StandingRow.rank_key)
 
 
+# What the tournament's standings read of each seat (its stored totals, `sheets.totals`).
+STANDING_SEAT_FIELDS = (
+    "player_id",
+    "series__number",
+    "table__number",
+    "list_points",
+    "game_points",
+    "won",
+    "lost",
+    "others_lost",
+    "games_played",
+    "provisional",
+)
+
+
 def tournament_standings(
     tournament: Tournament, *, category: str | None = None, up_to_series: int | None = None
 ) -> list[StandingRow]:
-    """Total standings with one result per series; every registered player has a row."""
+    """Total standings with one result per series; every registered player has a row.
+
+    Two queries whatever the size of the event: the registrations, then the stored totals
+    of the tournament's seats as plain tuples (the busiest read of the site: every phone in
+    the hall asks for it after each game).
+    """
     registrations = Registration.objects.filter(tournament=tournament).order_by()
     if category:
         registrations = registrations.filter(player__category=category)
     rows: dict[int, StandingRow] = {}
     fields = ("player_id", "player__name", "player__club__name", "player__team")
-    for reg in registrations.values(*fields, "player__category", "lot"):
-        rows[reg["player_id"]] = StandingRow(
+    for player_id, name, club, team, player_category, lot in registrations.values_list(
+        *fields, "player__category", "lot"
+    ):
+        rows[player_id] = StandingRow(
             rank=0,
-            player_id=reg["player_id"],
-            player_name=reg["player__name"],
-            club=reg["player__club__name"] or "",
-            team=reg["player__team"],
-            category=reg["player__category"],
-            lot=reg["lot"],
+            player_id=player_id,
+            player_name=name,
+            club=club or "",
+            team=team,
+            category=player_category,
+            lot=lot,
         )
-    seats = Seat.objects.filter(series__tournament=tournament)
+    seats = Seat.objects.filter(series__tournament=tournament).order_by()
     if up_to_series is not None:
         seats = seats.filter(series__number__lte=up_to_series)
     if category:
         seats = seats.filter(player__category=category)
-    lines = seat_lines(seats)
+    lines = list(seats.values_list(*STANDING_SEAT_FIELDS))
     # Seated but no longer registered: still counts (one query for all of them).
-    unregistered = {line.player_id for line in lines} - rows.keys()
+    unregistered = {line[0] for line in lines} - rows.keys()
     for player in Player.objects.filter(pk__in=unregistered).select_related("club").order_by():
         rows[player.pk] = StandingRow(
             rank=0,
@@ -114,25 +148,32 @@ def tournament_standings(
             team=player.team,
             category=player.category,
         )
-    for line in lines:
-        row = rows[line.player_id]
-        row.list_points += line.list_points
-        row.game_points += line.game_points
-        row.won += line.won
-        row.lost += line.lost
-        row.others_lost += line.others_lost
-        row.games += line.games
-        row.provisional = row.provisional or line.provisional
-        row.series[line.series_number] = SeriesResult(
-            number=line.series_number,
-            list_points=line.list_points,
-            game_points=line.game_points,
-            won=line.won,
-            lost=line.lost,
-            others_lost=line.others_lost,
-            table=line.table_number,
-            games=line.games,
+    for (
+        player_id,
+        series_number,
+        table_number,
+        list_points,
+        game_points,
+        won,
+        lost,
+        others_lost,
+        games,
+        provisional,
+    ) in lines:
+        row = rows[player_id]
+        row.list_points += list_points
+        row.game_points += game_points
+        row.won += won
+        row.lost += lost
+        row.others_lost += others_lost
+        row.games += games
+        row.provisional = row.provisional or provisional
+        row.series[series_number] = SeriesResult(
+            series_number, list_points, game_points, won, lost, others_lost, table_number, games
         )
+    for row in rows.values():  # series in their order, as the seats came before
+        if len(row.series) > 1:
+            row.series = dict(sorted(row.series.items()))
     return _rank(rows.values())
 
 
@@ -175,48 +216,72 @@ def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:
 
 
 def series_standings(series: Series, *, category: str | None = None) -> list[StandingRow]:
-    """The standings of one series alone."""
-    seats = Seat.objects.filter(series=series).select_related("player__club")
+    """The standings of one series alone: one query on its seats' stored totals (with the
+    players' names) and one for the lots."""
+    seats = Seat.objects.filter(series=series).order_by()
     if category:
         seats = seats.filter(player__category=category)
-    players = {
-        p.pk: p
-        for p in Player.objects.filter(seats__series=series).select_related("club").order_by()
-    }
     lots = dict(
         Registration.objects.filter(tournament_id=series.tournament_id).values_list(
             "player_id", "lot"
         )
     )
     rows = []
-    for line in seat_lines(seats):
-        p = players[line.player_id]
+    for (
+        player_id,
+        name,
+        club,
+        team,
+        player_category,
+        table_number,
+        list_points,
+        game_points,
+        won,
+        lost,
+        others_lost,
+        games,
+        provisional,
+    ) in seats.values_list(
+        "player_id",
+        "player__name",
+        "player__club__name",
+        "player__team",
+        "player__category",
+        "table__number",
+        "list_points",
+        "game_points",
+        "won",
+        "lost",
+        "others_lost",
+        "games_played",
+        "provisional",
+    ):
         rows.append(
             StandingRow(
                 rank=0,
-                player_id=p.pk,
-                player_name=p.name,
-                club=p.club.name if p.club else "",
-                team=p.team,
-                category=p.category,
-                list_points=line.list_points,
-                game_points=line.game_points,
-                won=line.won,
-                lost=line.lost,
-                others_lost=line.others_lost,
-                games=line.games,
-                lot=lots.get(p.pk),
-                provisional=line.provisional,
+                player_id=player_id,
+                player_name=name,
+                club=club or "",
+                team=team,
+                category=player_category,
+                list_points=list_points,
+                game_points=game_points,
+                won=won,
+                lost=lost,
+                others_lost=others_lost,
+                games=games,
+                lot=lots.get(player_id),
+                provisional=provisional,
                 series={
-                    line.series_number: SeriesResult(
-                        number=line.series_number,
-                        list_points=line.list_points,
-                        game_points=line.game_points,
-                        won=line.won,
-                        lost=line.lost,
-                        others_lost=line.others_lost,
-                        table=line.table_number,
-                        games=line.games,
+                    series.number: SeriesResult(
+                        series.number,
+                        list_points,
+                        game_points,
+                        won,
+                        lost,
+                        others_lost,
+                        table_number,
+                        games,
                     )
                 },
             )
@@ -542,6 +607,45 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
     )
 
 
+@dataclass(slots=True)
+class TableCard:
+    """One table of a series as its page lists it: who sits there, and how far it is."""
+
+    number: int
+    size: int
+    closed: bool
+    played: int  # games counted so far (the seats' stored totals)
+    length: int  # games the table plays in the series
+    players: list[tuple[int, str]]  # (player id, name) in seat order
+
+
+def series_tables(series: Series) -> list[TableCard]:
+    """The series' tables with their players, in table order: one query on the seats."""
+    tournament = series.tournament
+    cards: dict[int, TableCard] = {}
+    seats = (
+        Seat.objects.filter(series=series)
+        .order_by("table__number", "number")
+        .values_list(
+            "table__number",
+            "table__size",
+            "table__closed",
+            "games_played",
+            "player_id",
+            "player__name",
+        )
+    )
+    for number, size, closed, played, player_id, name in seats:
+        card = cards.get(number)
+        if card is None:
+            card = cards[number] = TableCard(
+                number, size, closed, 0, tournament.games_per_series(size), []
+            )
+        card.played = max(card.played, played)
+        card.players.append((player_id, name))
+    return list(cards.values())
+
+
 @dataclass
 class SeriesProgress:
     """How far a series in play has got: games entered of the games it has."""
@@ -552,16 +656,22 @@ class SeriesProgress:
 
 
 def series_progress(tournament: Tournament) -> list[SeriesProgress]:
-    """The tournament's series in play, with the games entered so far and in all."""
-    progress = []
-    series_in_play = tournament.series.filter(status=Series.Status.OPEN).order_by("number")
-    for series in series_in_play:
-        tables = series.tables.annotate(played=Count("games")).values_list("size", "played")
-        progress.append(
-            SeriesProgress(
-                number=series.number,
-                played=sum(played for _size, played in tables),
-                length=sum(tournament.games_per_series(size) for size, _played in tables),
-            )
-        )
-    return progress
+    """The tournament's series in play, with the games counted so far and in all.
+
+    One query on the tables and their seats' stored totals (`sheets.totals`: every seat at
+    a table counts the table's games; a disputed row counts once it is settled), so that
+    the busiest pages never scan the games.
+    """
+    tables = (
+        Table.objects.filter(series__tournament=tournament, series__status=Series.Status.OPEN)
+        .values("id")
+        .annotate(played=Max("seats__games_played"))
+        .values_list("series__number", "size", "played")
+        .order_by()
+    )
+    by_series: dict[int, SeriesProgress] = {}
+    for number, size, played in tables:
+        entry = by_series.setdefault(number, SeriesProgress(number=number, played=0, length=0))
+        entry.played += played or 0
+        entry.length += tournament.games_per_series(size)
+    return [by_series[number] for number in sorted(by_series)]

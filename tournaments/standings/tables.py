@@ -4,9 +4,14 @@
 """
 
 import django_tables2 as tables
+from django.conf import settings
+from django.template.base import render_value_in_context
+from django.template.context import Context
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django_tables2.utils import A, signature
 
 from tournaments.formats import format_match_points
 
@@ -21,12 +26,84 @@ PROVISIONAL_TITLE = _("provisional: games entered at the table, not yet confirme
 PROVISIONAL_LEGEND = _("* provisional: includes games entered at the table, not yet confirmed")
 
 
+class QuickBodyMixin:
+    """The table's body rows built in Python rather than by the stock template's two nested
+    loops, which cost about 2 ms a row (a hundred standings rows took 250 ms to render).
+
+    The cells are those django-tables2 renders (`BoundRow.get_cell`): the value at the
+    column's accessor, the column's default for an empty value, else the table's
+    `render_<name>` (called with the arguments it names) or the column's own `render`,
+    shown as the template's `{{ cell }}` shows it. Columns of other kinds than a plain
+    `Column` (links, templates, callable cell attributes) keep the stock template:
+    `body_html` is then None and `django_tables2/quick_table.html` falls back to it.
+    """
+
+    CELL_ARGUMENTS = {"value", "record", "column", "bound_column", "table"}
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("template_name", "django_tables2/quick_table.html")
+        super().__init__(*args, **kwargs)
+
+    def _cell_plan(self):
+        plan = []
+        for bound in self.columns:
+            column = bound.column
+            if type(column) is not tables.Column or bound.link or column.localize is not None:
+                return None
+            raw = {**self.attrs, **column.attrs}
+            td = raw.get("td", raw.get("cell", {}))
+            if any(callable(value) for value in td.values()):
+                return None
+            render = bound.render
+            names, catch_all = signature(render)
+            if catch_all or not set(names) <= self.CELL_ARGUMENTS:
+                return None
+            plan.append((bound, A(bound.accessor), column.empty_values, names, render))
+        return plan
+
+    @property
+    def body_html(self):
+        """The `<tr>` rows of the current page as HTML, or None for the stock template."""
+        plan = self._cell_plan()
+        if plan is None:
+            return None
+        context = Context(autoescape=True)
+        tds = [mark_safe(f"<td {bound.attrs['td'].as_html()}>") for bound, *_ in plan]
+        lines = []
+        for row in self.paginated_rows:
+            record = row.record
+            cells = []
+            for td, (bound, accessor, empty, names, render) in zip(tds, plan, strict=True):
+                try:
+                    value = accessor.resolve(record)
+                except Exception:  # noqa: BLE001 - django-tables2 shows the default too
+                    value = None
+                if value in empty:
+                    cell = bound.default
+                else:
+                    given = {
+                        "value": value,
+                        "record": record,
+                        "column": bound.column,
+                        "bound_column": bound,
+                        "table": self,
+                    }
+                    cell = render(**{name: given[name] for name in names})
+                if type(cell) is int and not settings.USE_THOUSAND_SEPARATOR:
+                    shown = str(cell)  # what localize() gives an int without grouping
+                else:
+                    shown = render_value_in_context(cell, context)
+                cells.append(f"{td}{shown}</td>")
+            lines.append(f"<tr {row.attrs.as_html()}>{''.join(cells)}</tr>")
+        return mark_safe("\n".join(lines))
+
+
 def _player_link(record):
     url = reverse("player_detail", kwargs={"pk": record.player_id})
     return format_html('<a href="{}">{}</a>', url, record.player_name)
 
 
-class StandingsTable(tables.Table):
+class StandingsTable(QuickBodyMixin, tables.Table):
     """Tournament or series standings: rank, player, one column per series, totals."""
 
     rank = tables.Column(verbose_name="#", attrs=NUM)
@@ -120,7 +197,7 @@ class TeamStandingsTable(tables.Table):
         return ", ".join(f"{m.player_name} ({m.list_points})" for m in record.members)
 
 
-class SeasonPlayersTable(tables.Table):
+class SeasonPlayersTable(QuickBodyMixin, tables.Table):
     """The season's players: one column of list points per match day, then the totals."""
 
     rank = tables.Column(verbose_name="#", attrs=NUM)

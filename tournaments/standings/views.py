@@ -3,7 +3,7 @@
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.cache import patch_cache_control
@@ -21,11 +21,13 @@ from tournaments.standings.caching import (
     VersionedPageMixin,
     standings_of,
 )
+from tournaments.standings.cards import table_cards_html
 from tournaments.standings.selectors import (
     player_statistics,
     season_standings,
     series_progress,
     series_standings,
+    series_tables,
     team_standings,
 )
 from tournaments.standings.tables import (
@@ -117,17 +119,16 @@ class SeriesDetailView(TournamentPageMixin, SeriesMixin, TemplateView):
             standings, list_scoring=self.tournament.uses_list_points, in_play=in_play
         )
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
-        tables = list(
-            # Games played: every seat's stored total counts them (sheets.totals).
-            self.series.tables.prefetch_related("seats__player").annotate(
-                played=Max("seats__games_played")
-            )
+        cards = table_cards_html(
+            tournament_slug=self.tournament.slug,
+            series_number=self.series.number,
+            cards=series_tables(self.series),
         )
         progress = [p for p in series_progress(self.tournament) if p.number == self.series.number]
         context.update(
             table=table,
             progress=progress,
-            tables=tables,
+            table_cards=cards,
             category=category,
             categories=[c for c in Category.choices if c[0]],
         )
@@ -173,7 +174,7 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
                 | Q(pk__in=Seat.objects.filter(player_id=pk).values("series__tournament_id"))
             )
             .order_by("pk")
-            .values_list("pk", "version", "published")
+            .values_list("pk", "version", "changed", "published")
         )
         return repr((list(own), list(tournaments)))
 
@@ -223,7 +224,7 @@ class SeasonDetailView(VersionedPageMixin, TemplateView):
         days = (
             Tournament.objects.filter(season__slug=self.kwargs["season"])
             .order_by("pk")
-            .values_list("pk", "version", "published")
+            .values_list("pk", "version", "changed", "published")
         )
         return repr((list(season), list(days)))
 

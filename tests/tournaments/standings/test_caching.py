@@ -198,3 +198,36 @@ def _finished(tournament):
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     tournament.refresh_from_db()
     return tournament
+
+
+def test_a_tournament_replaced_under_the_same_id_is_never_served_from_the_old_one(
+    page_cache, table, roster
+):
+    """SQLite may give a new tournament the id of a deleted one, and its version starts
+    again: neither the rendered page nor the standings computed in this process may come
+    from the old tournament."""
+    old = table.series.tournament
+    game_record(table=table, data=GRAND)
+    url = standings_url(old)
+    first = Client().get(url)
+    before = first.content.decode()
+    old_names = [row.player_name for row in first.context["table"].data.data]
+    old_pk, old_slug, old_version = old.pk, old.slug, version(old)
+    old.delete()
+    new = Tournament.objects.create(
+        pk=old_pk,
+        club=old.club,
+        name="Winterpreisskat",
+        slug=old_slug,
+        date=old.date,
+        published=True,
+    )
+    registration_add(tournament=new, players=roster(3))
+    while version(new) < old_version:  # the same id and the same version as the old one
+        tournament_update(tournament=new, name=f"Winterpreisskat {version(new)}")
+    assert version(new) == old_version
+    after = Client().get(url)
+    assert after["X-Page-Cache"] == "miss"
+    names = [row.player_name for row in after.context["table"].data.data]
+    assert after.content.decode() != before
+    assert len(names) == 3 and not set(names) & set(old_names)

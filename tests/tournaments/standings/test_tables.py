@@ -1,0 +1,114 @@
+"""The standings tables' body rows built in Python (`QuickBodyMixin`) are the rows the stock
+django-tables2 template renders, and the series page's table cards (`cards`) are complete."""
+
+import re
+
+import django_tables2 as tables
+import pytest
+from django.template.loader import get_template
+from django.test import RequestFactory
+from django.urls import reverse
+from django.utils import translation
+from django_tables2 import RequestConfig
+
+from tests.factories import PlayerFactory, RegistrationFactory
+from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tournaments.draw.services import series_close, series_draw
+from tournaments.sheets.services import table_close
+from tournaments.standings.selectors import series_tables, tournament_standings
+from tournaments.standings.tables import StandingsTable
+
+pytestmark = pytest.mark.django_db
+
+
+def rendered(table_class, rows, query="", **kwargs):
+    """The table as `{% render_table %}` shows it, whitespace between tags dropped."""
+    request = RequestFactory().get("/" + query)
+    table = table_class(rows, **kwargs)
+    RequestConfig(request, paginate={"per_page": 3}).configure(table)
+    html = get_template(table.template_name).render({"table": table}, request=request)
+    return re.sub(r">\s+<", "><", html.strip())
+
+
+@pytest.fixture
+def standings(tournament, series):
+    """The worked example, one row provisional, a name to escape and a player who has not
+    played (empty series cells show the column's default)."""
+    enter(series.tables.get(), sheet_rows(WORKED_EXAMPLE, 4))
+    RegistrationFactory(tournament=tournament, player=PlayerFactory(name="<b>Ödön</b> & Co"))
+    rows = tournament_standings(tournament)
+    rows[1].provisional = True
+    return rows
+
+
+@pytest.mark.parametrize("query", ["", "?page=2", "?sort=-player_name", "?sort=club&page=2"])
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_quick_body_is_the_stock_templates_body(standings, query, language):
+    options = {"series_numbers": [1, 2], "in_play": True}
+    with translation.override(language):
+        stock = rendered(
+            StandingsTable, standings, query, template_name="django_tables2/table.html", **options
+        )
+        quick = rendered(StandingsTable, standings, query, **options)
+    assert quick == stock
+    assert "<tbody" in quick and quick.count("<tr") >= 2
+    assert "<b>Ödön" not in quick  # escaped wherever the row is shown
+
+
+def test_the_quick_body_escapes_names(standings):
+    html = rendered(StandingsTable, standings, "?sort=player_name")
+    assert "&lt;b&gt;Ödön&lt;/b&gt; &amp; Co" in html
+
+
+def test_a_column_the_quick_body_does_not_know_falls_back_to_the_stock_template(standings):
+    class WithTemplate(StandingsTable):
+        note = tables.TemplateColumn("<i>{{ record.player_name }}</i>", orderable=False)
+
+    quick = rendered(WithTemplate, standings)
+    stock = rendered(WithTemplate, standings, template_name="django_tables2/table.html")
+    assert quick == stock and "<i>" in quick
+
+
+def test_an_empty_table_shows_its_empty_text(tournament):
+    html = rendered(StandingsTable, [])
+    assert "No results yet." in html
+
+
+def test_the_series_page_lists_every_table_with_its_players_and_progress(
+    client, tournament, roster
+):
+    for player in roster(7):
+        RegistrationFactory(tournament=tournament, player=player)
+    series = series_draw(tournament=tournament, seed=3)
+    first, second = series.tables.order_by("number")
+    enter(first, sheet_rows(WORKED_EXAMPLE, first.size)[:5])
+    cards = series_tables(series)
+    assert [(c.number, c.size, c.played) for c in cards] == [
+        (first.number, first.size, 5),
+        (second.number, second.size, 0),
+    ]
+    html = client.get(
+        reverse("series_detail", kwargs={"tournament": tournament.slug, "series": 1})
+    ).content.decode()
+    for table, played in ((first, 5), (second, 0)):
+        url = reverse(
+            "table_detail",
+            kwargs={"tournament": tournament.slug, "series": 1, "table": table.number},
+        )
+        assert f'<a href="{url}">Table {table.number}</a>' in html
+        assert f"{played}/{tournament.games_per_series(table.size)}</span>" in html
+        for seat in table.seats.select_related("player"):
+            player = seat.player
+            assert f'<li><a href="{player.get_absolute_url()}">{player.name}</a></li>' in html
+    assert "closed</span>" not in html.split('<div class="grid">')[1]
+
+
+def test_a_closed_table_is_marked_on_the_series_page(client, tournament, series):
+    table = series.tables.get()
+    enter(table, sheet_rows(WORKED_EXAMPLE, 4))
+    table_close(table=table)
+    series_close(series=series)
+    html = client.get(
+        reverse("series_detail", kwargs={"tournament": tournament.slug, "series": 1})
+    ).content.decode()
+    assert '<span class="badge finished">closed</span>' in html.split('<div class="grid">')[1]
