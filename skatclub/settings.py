@@ -22,6 +22,7 @@ Behind a reverse proxy that terminates HTTPS (README "Running a club's server"):
 - DJANGO_CSRF_TRUSTED_ORIGINS: e.g. https://skat.example.org (comma-separated).
 """
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -82,7 +83,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
-    "ninja",  # the JSON API's OpenAPI page (its bundled Swagger UI files)
     "tournaments",
 ]
 
@@ -105,10 +105,16 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "skatclub.urls"
 
+# The JSON API's interactive page uses django-ninja's bundled Swagger UI (its templates and
+# static files, from where the package is installed). Found without importing it: ninja is
+# not an installed app, so that management commands start without loading it and pydantic
+# (`tournaments.api.urls.BundledSwagger` renders the bundled page).
+NINJA_DIR = Path(importlib.util.find_spec("ninja").origin).parent
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", NINJA_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -168,7 +174,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [BASE_DIR / "static", NINJA_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

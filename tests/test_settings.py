@@ -125,3 +125,23 @@ def test_an_unknown_cache_url_stops_with_a_clear_message():
     done = read_settings(DJANGO_DEBUG="1", CACHE_URL="mongo://somewhere")
     assert done.returncode == 1
     assert "CACHE_URL must be redis://HOST:6379/0" in done.stderr
+
+
+def test_management_commands_start_without_the_api_libraries(tmp_path):
+    """`manage.py standings` and the other read commands skip the URL checks, so they need
+    neither django-ninja nor pydantic: those two took a third of the start-up (issue 10:
+    a command starts in < 0.5 s; bench/load.py times it)."""
+    environment = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    environment.update(DJANGO_DEBUG="1", DATABASE_URL=f"sqlite:///{tmp_path / 'empty.sqlite3'}")
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "manage.py", "standings", "--help"],
+        cwd=settings.BASE_DIR,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    assert "usage: manage.py standings" in done.stdout and "tournaments.leagues.models" in imported
+    assert "ninja" not in imported and "pydantic" not in imported

@@ -3,12 +3,34 @@ its OpenAPI document at `/api/v1/openapi.json` and an interactive page at `/api/
 and `standings.json` next to a tournament's HTML page (`public`, under the site's
 language prefixes like every public page)."""
 
+import json
+
+from django.shortcuts import render
 from django.urls import path
 from django.views.generic import TemplateView
 from ninja import NinjaAPI
+from ninja.openapi.docs import Swagger
 
 from tournaments.api.views import router, standings_json_view
 from tournaments.paths import T
+
+
+class BundledSwagger(Swagger):
+    """Swagger UI from the files bundled with django-ninja (served by the site, no CDN).
+
+    django-ninja renders those only when "ninja" is an installed app; it is not one here
+    (`settings.NINJA_DIR`), so this renders the bundled template itself. The API reads
+    without signing in: no CSRF token is needed on the page."""
+
+    def render_page(self, request, api, **kwargs):
+        self.settings["url"] = self.get_openapi_url(api, kwargs)
+        context = {
+            "swagger_settings": json.dumps(self.settings, indent=1),
+            "api": api,
+            "add_csrf": False,
+        }
+        return render(request, self.template, context)
+
 
 api = NinjaAPI(
     title="Skat scores",
@@ -20,6 +42,7 @@ api = NinjaAPI(
         "304; any site may read it (CORS)."
     ),
     urls_namespace="api-v1",
+    docs=BundledSwagger(),
 )
 api.add_router("/", router)
 

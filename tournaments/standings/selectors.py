@@ -47,7 +47,7 @@ def shared_ranks(rows: list, key) -> list:
     return rows
 
 
-@dataclass(slots=True)
+@dataclass
 class SeriesResult:
     number: int
     list_points: int
