@@ -79,6 +79,8 @@ def setup_django(database_url: str):
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    # The in-process floor renders pages with DJANGO_DEBUG=0: hashed static names.
+    call_command("collectstatic", interactive=False, verbosity=0)
 
 
 # -- data --------------------------------------------------------------------------------
@@ -438,6 +440,7 @@ def floor(args, floors: dict) -> list[dict]:
     from django.test.utils import CaptureQueriesContext
 
     from bench.standings import FLOOR_SQL
+    from tournaments.standings.caching import standings_forget
     from tournaments.standings.selectors import tournament_standings
 
     rows = []
@@ -451,7 +454,8 @@ def floor(args, floors: dict) -> list[dict]:
                 return cursor.fetchall()
 
         def page(url=url):
-            cache.clear()
+            cache.clear()  # cold: no rendered page, no standings computed in this process
+            standings_forget()
             response = client.get(url)
             assert response.status_code == 200, response.status_code
 
@@ -513,7 +517,7 @@ def explain(t) -> str:
     )
 
 
-def command_times(t) -> str:
+def command_times(t) -> tuple[float, str]:
     times = []
     for _ in range(3):
         started = time.perf_counter()
@@ -525,7 +529,8 @@ def command_times(t) -> str:
             check=True,
         )
         times.append(time.perf_counter() - started)
-    return f"manage.py standings ({games_of(t)} games): median {statistics.median(times):.2f} s"
+    median = statistics.median(times)
+    return median, f"manage.py standings ({games_of(t)} games): median {median:.2f} s"
 
 
 # -- main --------------------------------------------------------------------------------
@@ -565,12 +570,29 @@ def main(argv=None):
 
     print(f"database: {connection.vendor}, {'short' if args.short else 'full'} run", flush=True)
     small, large, floors = prepare(args)
+    checks: list[tuple[str, bool]] = []
     if not args.skip_floor:
-        print_floor(args, floors)
+        rows = print_floor(args, floors)
+        queries = {row["page_queries"] for row in rows}
+        checks.append(
+            (f"the page's queries do not grow with the players ({queries})", len(queries) == 1)
+        )
+        checks += [
+            (
+                f"cold standings page <= 1x the SQL floor at {row['players']} players "
+                f"({row['page']:.1f} ms vs {row['floor']:.1f} ms: {row['page_ratio']:.2f}x)",
+                row["page_ratio"] <= 1,
+            )
+            for row in rows
+        ]
     if args.floor_only:
-        return 0
+        return report(checks)
     if not args.skip_floor:
-        print("\n" + command_times(large))
+        seconds, line = command_times(large)
+        print("\n" + line)
+        checks.append(
+            (f"manage.py standings starts and answers in < 0.5 s ({seconds:.2f} s)", seconds < 0.5)
+        )
         print("\nEXPLAIN (60-player tournament):")
         print(explain(small))
     server = start_server(args)
@@ -594,25 +616,46 @@ def main(argv=None):
                 ),
                 flush=True,
             )
+            checks.append(
+                (
+                    f"{players} players: no errors, no stale reads, p95 < 50 ms "
+                    f"({result['errors']} errors, {result['stale']} stale, p95 "
+                    f"{result['p95'] or float('nan'):.1f} ms)",
+                    result["errors"] == 0
+                    and result["stale"] == 0
+                    and result["p95"] is not None
+                    and result["p95"] < 50,
+                )
+            )
         rate = closed_loop(args, large)
         print(
             f"\nclosed loop, {large.registrations.count()} players, {args.capacity_clients} "
             f"clients: {rate:.0f} req/s"
         )
+        checks.append((f"closed-loop capacity >= 300 req/s ({rate:.0f})", rate >= 300))
     finally:
         stop_server(server)
-    return 0
+    return report(checks)
+
+
+def report(checks: list[tuple[str, bool]]) -> int:
+    print()
+    for label, ok in checks:
+        print(f"{'PASS' if ok else 'MISS'}  {label}")
+    return 0 if all(ok for _label, ok in checks) else 1
 
 
 def print_floor(args, floors):
     print("\nfloor (ms, medians of interleaved runs; cold page cache):")
     print("  players   games   floor  selector  page  selector/floor  page/floor  queries")
-    for row in floor(args, floors):
+    rows = floor(args, floors)
+    for row in rows:
         print(
             f"  {row['players']:7} {row['games']:7} {row['floor']:7.1f} {row['selector']:9.1f}"
             f" {row['page']:5.1f} {row['selector_ratio']:15.2f} {row['page_ratio']:11.2f}"
             f" {row['page_queries']:8}"
         )
+    return rows
 
 
 if __name__ == "__main__":

@@ -71,52 +71,18 @@ TOTAL_FIELDS = (
 )
 
 
-def seat_lines(seats: QuerySet[Seat]) -> list[SeatLine]:
+def seat_lines(seats: QuerySet[Seat], *, totals: bool = True) -> list[SeatLine]:
     """The results of the given seats: one query on the seats' stored totals.
 
     The totals are written with every change to a sheet (`sheets.totals`), so that no
     standing reads the games; `sheets.totals.seat_lines_from_games` computes the same lines
-    from the games.
+    from the games, starting from these lines without the totals (`totals=False`).
     """
+    fields = (*SEAT_FIELDS, *TOTAL_FIELDS) if totals else SEAT_FIELDS
+    # The fields come in `SeatLine`'s order of fields.
     return [
-        SeatLine(
-            seat_id=seat_id,
-            series_number=series_number,
-            table_id=table_id,
-            table_number=table_number,
-            table_size=table_size,
-            seat=seat,
-            player_id=player_id,
-            player_name=player_name,
-            game_points=game_points,
-            won=won,
-            lost=lost,
-            others_lost=others_lost,
-            list_points=list_points,
-            penalties=penalties,
-            games=games,
-            provisional=provisional,
-        )
-        for (
-            seat_id,
-            series_number,
-            table_id,
-            table_number,
-            table_size,
-            seat,
-            player_id,
-            player_name,
-            game_points,
-            won,
-            lost,
-            others_lost,
-            list_points,
-            penalties,
-            games,
-            provisional,
-        ) in seats.values_list(*SEAT_FIELDS, *TOTAL_FIELDS).order_by(
-            "series__number", "table__number", "number"
-        )
+        SeatLine(*row)
+        for row in seats.values_list(*fields).order_by("series__number", "table__number", "number")
     ]
 
 

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Count, Q, QuerySet, Sum
 
 from tournaments.models import Game, Penalty, Seat, Tournament
-from tournaments.sheets.selectors import SEAT_FIELDS, TOTAL_FIELDS, SeatLine, disputed_games
+from tournaments.sheets.selectors import TOTAL_FIELDS, SeatLine, disputed_games, seat_lines
 
 # Seats written per UPDATE when a whole tournament is rebuilt.
 REBUILD_BATCH = 500
@@ -28,28 +28,7 @@ REBUILD_BATCH = 500
 
 def seat_lines_from_games(seats: QuerySet[Seat]) -> list[SeatLine]:
     """The results of the given seats computed from their tables' games and penalties."""
-    lines = [
-        SeatLine(
-            seat_id=seat_id,
-            series_number=series_number,
-            table_id=table_id,
-            table_number=table_number,
-            table_size=table_size,
-            seat=seat,
-            player_id=player_id,
-            player_name=player_name,
-        )
-        for (
-            seat_id,
-            series_number,
-            table_id,
-            table_number,
-            table_size,
-            seat,
-            player_id,
-            player_name,
-        ) in seats.values_list(*SEAT_FIELDS).order_by("series__number", "table__number", "number")
-    ]
+    lines = seat_lines(seats, totals=False)
     if not lines:
         return []
     table_ids = sorted({line.table_id for line in lines})

@@ -141,6 +141,7 @@ class TournamentPageMixin(VersionedPageMixin):
 STANDINGS_KEPT = 16
 _standings: OrderedDict[tuple, list] = OrderedDict()
 _standings_lock = threading.Lock()
+_compute_lock = threading.Lock()
 
 
 def standings_forget():
@@ -162,14 +163,23 @@ def standings_of(tournament, *, category: str | None = None):
     if not settings.PAGE_CACHE:
         return tournament_standings(tournament, category=category)
     key = (tournament_state(tournament), category or "")
+    rows = _kept(key)
+    if rows is None:
+        # One thread of this process computes; the others asking meanwhile wait for it.
+        with _compute_lock:
+            rows = _kept(key)
+            if rows is None:
+                rows = tournament_standings(tournament, category=category)
+                with _standings_lock:
+                    _standings[key] = rows
+                    while len(_standings) > STANDINGS_KEPT:
+                        _standings.popitem(last=False)
+    return list(rows)
+
+
+def _kept(key):
     with _standings_lock:
         rows = _standings.get(key)
         if rows is not None:
             _standings.move_to_end(key)
-            return list(rows)
-    rows = tournament_standings(tournament, category=category)
-    with _standings_lock:
-        _standings[key] = rows
-        while len(_standings) > STANDINGS_KEPT:
-            _standings.popitem(last=False)
-    return list(rows)
+        return rows
