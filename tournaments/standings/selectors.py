@@ -76,6 +76,7 @@ class StandingRow:
     games: int = 0  # games played at the player's tables so far (mid-series: fewer)
     series: dict[int, SeriesResult] = field(default_factory=dict)
     provisional: bool = False  # counts games entered at a table, not yet confirmed
+    provisional_series: set[int] = field(default_factory=set)  # the series where it does
 
     def rank_key(self):
         """The tie-break keys (`TIE_BREAK` without the name): equal keys share a rank."""
@@ -167,7 +168,9 @@ def tournament_standings(
         row.lost += lost
         row.others_lost += others_lost
         row.games += games
-        row.provisional = row.provisional or provisional
+        if provisional:
+            row.provisional = True
+            row.provisional_series.add(series_number)
         row.series[series_number] = SeriesResult(
             series_number, list_points, game_points, won, lost, others_lost, table_number, games
         )
@@ -213,6 +216,38 @@ def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:
         if row.series:
             groups[(row.list_points, row.won, row.lost)].append(row)
     return [group for group in groups.values() if len(group) > 1]
+
+
+def series_standings_from(standings: list[StandingRow], number: int) -> list[StandingRow]:
+    """`series_standings` of series `number` taken from the tournament's standings (same
+    category), which hold every seat's result per series: the series page of a large open
+    reuses the standings its tournament's pages computed for the same version."""
+    rows = []
+    for row in standings:
+        result = row.series.get(number)
+        if result is None:
+            continue
+        rows.append(
+            StandingRow(
+                rank=0,
+                player_id=row.player_id,
+                player_name=row.player_name,
+                club=row.club,
+                team=row.team,
+                category=row.category,
+                list_points=result.list_points,
+                game_points=result.game_points,
+                won=result.won,
+                lost=result.lost,
+                others_lost=result.others_lost,
+                games=result.games,
+                lot=row.lot,
+                provisional=number in row.provisional_series,
+                provisional_series={number} & row.provisional_series,
+                series={number: result},
+            )
+        )
+    return _rank(rows)
 
 
 def series_standings(series: Series, *, category: str | None = None) -> list[StandingRow]:
@@ -272,6 +307,7 @@ def series_standings(series: Series, *, category: str | None = None) -> list[Sta
                 games=games,
                 lot=lots.get(player_id),
                 provisional=provisional,
+                provisional_series={series.number} if provisional else set(),
                 series={
                     series.number: SeriesResult(
                         series.number,

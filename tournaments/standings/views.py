@@ -26,7 +26,7 @@ from tournaments.standings.selectors import (
     player_statistics,
     season_standings,
     series_progress,
-    series_standings,
+    series_standings_from,
     series_tables,
     team_standings,
 )
@@ -113,7 +113,11 @@ class SeriesDetailView(TournamentPageMixin, SeriesMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         category = _category(self.request)
-        standings = series_standings(self.series, category=category or None)
+        # Taken from the tournament's standings of this version (computed once for its
+        # pages), not read again: the same rows as `series_standings`.
+        standings = series_standings_from(
+            standings_of(self.tournament, category=category or None), self.series.number
+        )
         in_play = self.series.status == Series.Status.OPEN
         table = StandingsTable(
             standings, list_scoring=self.tournament.uses_list_points, in_play=in_play

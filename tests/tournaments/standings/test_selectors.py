@@ -1,5 +1,7 @@
 """Standings from stored games: a tournament's, its teams', a season's, and a player's figures."""
 
+import random
+import uuid
 from fractions import Fraction
 
 import pytest
@@ -13,14 +15,18 @@ from tests.tournaments.helpers import (
     enter,
     sheet_rows,
 )
+from tournaments import demo
 from tournaments.draw.services import series_draw
+from tournaments.entry.services import game_record_at_table
 from tournaments.formats import format_match_points
-from tournaments.models import Player, Registration, Season, Tournament
-from tournaments.sheets.services import game_record
+from tournaments.models import Player, Registration, Season, Table, Tournament
+from tournaments.sheets.services import game_record, penalty_record
 from tournaments.standings.selectors import (
     match_day_points,
     player_statistics,
     season_standings,
+    series_standings,
+    series_standings_from,
     team_standings,
     tournament_standings,
 )
@@ -307,3 +313,34 @@ def test_player_statistics_leave_out_unpublished_tournaments(
     club_view = player_statistics(player, viewer=secretary)
     assert (club_view.tournaments, club_view.series_played) == (2, 2)
     assert Tournament.objects.count() == 2
+
+
+@pytest.mark.parametrize("category", [None, "senior"])
+def test_a_series_standings_taken_from_the_tournaments_are_the_series_own(club, category):
+    """The series page takes its rows from the tournament's standings of the same version
+    (`series_standings_from`): every field, rank and order as `series_standings` has them,
+    with a provisional row, a penalty, a player seated but no longer registered, and a
+    category."""
+    tournament = demo.generate_tournament(
+        club=club, players=14, series=3, seed=5, name="Derived", complete=False
+    )
+    for player in Player.objects.filter(registrations__tournament=tournament)[::3]:
+        player.category = "senior"
+        player.save(update_fields=["category"])
+    open_table = Table.objects.filter(series__tournament=tournament, series__number=3).first()
+    row = demo.random_game(
+        random.Random(3),
+        rules=tournament.rules,
+        table_size=open_table.size,
+        number=open_table.games.count() + 1,
+    )
+    game_record_at_table(table=open_table, data=row, client_id=uuid.uuid4())
+    penalty_record(table=open_table, seat=2, points=-25, reason="Reizfehler")
+    Registration.objects.filter(tournament=tournament).order_by("pk").first().delete()
+    standings = tournament_standings(tournament, category=category)
+    provisional = 0
+    for series in tournament.series.order_by("number"):
+        direct = series_standings(series, category=category)
+        assert series_standings_from(standings, series.number) == direct
+        provisional += sum(row.provisional for row in direct)
+    assert provisional > 0
