@@ -10,7 +10,8 @@ migrated), runs `manage.py import_tournament FILE --replace` as a subprocess and
 - the peak resident memory of the command (the child's `ru_maxrss`), which must not grow
   with the file: the difference between the two sizes must stay under 30 MB (a document
   held in memory costs hundreds of MB at these sizes);
-- that the imported tournament exports again to the same document (byte for byte).
+- that the imported tournament exports again to the same document (byte for byte on
+  SQLite; the same JSON on PostgreSQL, whose jsonb reorders the keys of stored objects).
 
 Each size is imported `--repeat` times (fresh database each time; sizes interleaved) and
 the median is reported.
@@ -142,8 +143,14 @@ def games_in(path: Path) -> int:
 
 
 def round_trip(url: str, slug: str, path: Path) -> bool:
+    """The imported tournament exports as the document: byte for byte on SQLite; on
+    PostgreSQL as the same JSON (jsonb keeps an object's keys in its own order, so the
+    archive's stored objects, such as a director action's details, come back reordered)."""
     exported = _manage(url, "export_tournament", slug).stdout
-    return exported.rstrip("\n") == path.read_text(encoding="utf-8").rstrip("\n")
+    text = path.read_text(encoding="utf-8")
+    if exported.rstrip("\n") == text.rstrip("\n"):
+        return True
+    return not url.startswith("sqlite") and json.loads(exported) == json.loads(text)
 
 
 def main():
@@ -199,7 +206,7 @@ def main():
             )
         )
     checks += [
-        (f"export -> import -> export is byte-identical at {n} players", same[n])
+        (f"export -> import -> export gives the document at {n} players", same[n])
         for n in args.players
     ]
     for label, ok in checks:
