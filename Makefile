@@ -75,6 +75,7 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/scoring.py
 	$(PY) bench/standings.py
+	$(PY) bench/importing.py
 	$(PY) bench/load.py
 
 # The load benchmark only, a few seconds per phase (a smoke run on a busy machine).

@@ -171,10 +171,12 @@ def from_scoring(error: "scoring.ScoringError") -> UserError:
     return UserError(message, code=f"scoring.{error.code}", field=field)
 
 
-def validated(instance, *, exclude: Iterable[str] = ()):
-    """`instance` after its model's checks (`full_clean`), or a UserError naming the field."""
+def validated(instance, *, exclude: Iterable[str] = (), constraints: bool = True):
+    """`instance` after its model's checks (`full_clean`), or a UserError naming the field.
+    `constraints=False` leaves out the database constraints (a query each; a caller that
+    writes many rows checks those for all at once)."""
     try:
-        instance.full_clean(exclude=list(exclude))
+        instance.full_clean(exclude=list(exclude), validate_constraints=constraints)
     except ValidationError as error:
         messages = []
         for field, errors in error.message_dict.items():

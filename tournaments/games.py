@@ -226,12 +226,41 @@ def _apply(game: Game, data: Mapping, result: scoring.GameResult, declarer: int 
         game.list_others = 0
 
 
+class GameValues:
+    """What `game_build` computes for a row, without a model instance: the attributes
+    `_apply` sets (an import values many rows and writes them itself)."""
+
+    def __init__(self, table: Table, table_size: int):
+        self.table = table
+        self.table_size = table_size
+
+
 def game_build(*, table: Table, number: int, data: Mapping, memo: dict | None = None) -> Game:
     """An unsaved, fully computed Game for sheet row `number`, or UserError.
 
     `memo`: engine results by game (without its declarer) and table size, for many games
     of one tournament at once (an import): each distinct game is valued once.
     """
+    game = Game(
+        table=table,
+        tournament_id=table.series.tournament_id,
+        number=number,
+        table_size=table.size,
+    )
+    _build(game, table=table, number=number, data=data, memo=memo)
+    return game
+
+
+def game_values(
+    *, table: Table, number: int, data: Mapping, memo: dict | None = None
+) -> GameValues:
+    """`game_build`'s checks and values for sheet row `number` as `GameValues`."""
+    values = GameValues(table, table.size)
+    _build(values, table=table, number=number, data=data, memo=memo)
+    return values
+
+
+def _build(game, *, table: Table, number: int, data: Mapping, memo: dict | None):
     unknown = set(data) - set(SHEET_FIELDS)
     if unknown:
         raise UserError(
@@ -240,7 +269,7 @@ def game_build(*, table: Table, number: int, data: Mapping, memo: dict | None = 
     tournament = table.series.tournament
     declarer = check_declarer(table_size=table.size, number=number, data=data)
     check_tie(tournament=tournament, table_size=table.size, number=number, data=data)
-    key = None
+    key = result = None
     if memo is not None:
         try:
             # The type too: True and 1 are equal keys, but not the same game.
@@ -251,26 +280,11 @@ def game_build(*, table: Table, number: int, data: Mapping, memo: dict | None = 
             result = memo.get(key)
         except TypeError:  # an unhashable value (a list): valued, and refused, as it comes
             key = result = None
-        if result is not None:
-            game = Game(
-                table=table,
-                tournament_id=table.series.tournament_id,
-                number=number,
-                table_size=table.size,
-            )
-            _apply(game, data, result, declarer)
-            return game
-    result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
-    if key is not None:
-        memo[key] = result
-    game = Game(
-        table=table,
-        tournament_id=table.series.tournament_id,
-        number=number,
-        table_size=table.size,
-    )
+    if result is None:
+        result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
+        if key is not None:
+            memo[key] = result
     _apply(game, data, result, declarer)
-    return game
 
 
 def game_preview(*, table: Table, data: Mapping, number: int | None = None) -> dict:

@@ -28,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from tournaments.interchange.common import _is_int, _shown
@@ -125,6 +126,26 @@ def director_actions_export(tournament: Tournament, users: dict[int, str]) -> li
     ]
 
 
+def restore_times(model, objects: list, name: str, times: list):
+    """`auto_now_add` stamps an insert with the present: put the archived times back (one
+    UPDATE statement executed for all rows; `bulk_update` builds a CASE of every row)."""
+    field = model._meta.get_field(name)
+    quote = connection.ops.quote_name
+    params = [
+        (field.get_db_prep_save(moment, connection), obj.pk)
+        for obj, moment in zip(objects, times, strict=True)
+    ]
+    for obj, moment in zip(objects, times, strict=True):
+        setattr(obj, name, moment)
+    if params:
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {quote(model._meta.db_table)} SET {quote(field.column)} = %s "
+                f"WHERE {quote(model._meta.pk.column)} = %s",
+                params,
+            )
+
+
 def director_actions_write(plan: ArchivePlan, tournament: Tournament, users) -> None:
     """Write the director's actions of the archive with their archived times.
 
@@ -141,9 +162,7 @@ def director_actions_write(plan: ArchivePlan, tournament: Tournament, users) -> 
     times = [action.at for action in actions]
     ActionLog.objects.bulk_create(actions, batch_size=1000)
     # `at` is auto_now_add: put the archived times back (as the history's times).
-    for action, moment in zip(actions, times, strict=True):
-        action.at = moment
-    ActionLog.objects.bulk_update(actions, ["at"], batch_size=1000)
+    restore_times(ActionLog, actions, "at", times)
 
 
 # --------------------------------------------------------------------------------------

@@ -1,21 +1,25 @@
-"""Import, first half: a document checked into a plan (nothing is written here).
+"""Import, first half: a document checked, located messages collected (nothing is written
+here).
 
-`_Checker` reads the whole document, every game through `games.game_build` (against
-in-memory tables), and collects every problem as a located message; the archive's optional
-fields are read by `interchange.archive`. `writer` writes the plan.
+`_Checker` reads a document in the order `import_source` drives it: the head (format,
+tournament, players: `check_head`), then the series one table at a time
+(`check_series`), each finished table handed to a `sink` (the writer) and then dropped, so
+that no more than a chunk of games is held at once; then the archive and the club that runs
+the tournament (`check_tail`). Every game goes through `games.game_build` (against
+in-memory tables), each distinct game once (`rows.GameRows`); the archive's optional
+fields are read by `interchange.archive`.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError
-from tournaments.games import game_build
 from tournaments.interchange import tables as tables_rules
 from tournaments.interchange.archive import ArchivePlan, archive_check
 from tournaments.interchange.common import (
@@ -37,6 +41,7 @@ from tournaments.interchange.common import (
     _normal_name,
     _shown,
 )
+from tournaments.interchange.rows import GameRow, GameRows, game_of
 from tournaments.models import (
     Club,
     Game,
@@ -64,27 +69,45 @@ class _PlayerPlan:
 class _TablePlan:
     table: Table
     player_ids: list[str]
-    games: list[Game] = field(default_factory=list)
+    games: list[GameRow] = field(default_factory=list)
     penalties: list[Penalty] = field(default_factory=list)
+    # Games as unsaved instances, made when a penalty names one (`game`).
+    instances: dict[int, Game] = field(default_factory=dict)
+
+    def game(self, number: int) -> Game:
+        """Sheet row `number` (1-based) as an unsaved Game, the same instance each time."""
+        if number not in self.instances:
+            self.instances[number] = game_of(
+                self.games[number - 1], table=self.table, number=number
+            )
+        return self.instances[number]
 
 
 @dataclass
 class _SeriesPlan:
     series: Series
-    tables: list[_TablePlan] = field(default_factory=list)
+    tables: int = 0  # checked tables (of a size the rules allow)
+    closed: int = 0  # of those, full sheets
+    games: int = 0
 
 
 class _Checker:
     """Reads a document into a plan, collecting located messages instead of stopping."""
 
-    def __init__(self, doc, club: Club | str | None):
+    def __init__(self, doc, club: Club | str | None, sink: Callable | None = None):
+        """`doc`: the document's top-level object (its series are given to `check_series`);
+        `sink(series_plan, table_plan)` takes each checked table."""
         self.doc = doc
         self.club_argument = club
+        self.sink = sink
         self.messages: list[str] = []
         self.more = 0
         self.tournament = Tournament()
         self.players: list[_PlayerPlan] = []
         self.series: list[_SeriesPlan] = []
+        # (series, table) numbers -> (games, penalties) of each checked table.
+        self.tables: dict[tuple[int, int], tuple[int, int]] = {}
+        self.rows = GameRows()
         self.owner: Club | str | None = None
         self.archive: ArchivePlan | None = None
 
@@ -177,7 +200,9 @@ class _Checker:
 
     # -- the document ---------------------------------------------------------------
 
-    def check(self):
+    def check_head(self) -> set[str]:
+        """Format, fields, tournament and players; returns the player ids. A document that
+        is not one of ours (not an object, another format) raises at once."""
         doc = self.doc
         if not isinstance(doc, Mapping):
             raise InterchangeError([_("the document must be a JSON object")])
@@ -190,15 +215,17 @@ class _Checker:
             )
         self.unknown_fields(_("document"), doc, TOP_FIELDS)
         self.check_tournament(doc.get("tournament"))
-        ids = self.check_players(self.list_of(_("document"), doc, "players"))
-        self.check_series(self.list_of(_("document"), doc, "series", required=False), ids)
-        if "archive" in doc:
-            tables = {
-                (s.series.number, t.table.number): (len(t.games), len(t.penalties))
-                for s in self.series
-                for t in s.tables
-            }
-            self.archive = archive_check(self, doc["archive"], player_ids=ids, tables=tables)
+        return self.check_players(self.list_of(_("document"), doc, "players"))
+
+    def series_entries(self) -> list:
+        return self.list_of(_("document"), self.doc, "series", required=False)
+
+    def check_tail(self, ids: set[str]):
+        """The archive and the club; raises InterchangeError with every message."""
+        if "archive" in self.doc:
+            self.archive = archive_check(
+                self, self.doc["archive"], player_ids=ids, tables=self.tables
+            )
         self.check_owner()
         if self.messages:
             raise InterchangeError(self.all_messages())
@@ -299,30 +326,33 @@ class _Checker:
     def check_owner(self):
         """The club that runs the tournament: as given, as archived, or the players' most
         frequent."""
+        self.owner, message = self.owner_of(self.archive)
+        if message:
+            self.error("", message)
+
+    def owner_of(self, archive: ArchivePlan | None) -> tuple[Club | str | None, str | None]:
+        """(the club that runs the tournament, or a message why there is none)."""
         given = self.club_argument
         if isinstance(given, Club):
-            self.owner = given
-            return
+            return given, None
         if isinstance(given, str):
             name = given.strip()
             if not name or len(name) > NAME_MAX:
-                self.error(
-                    "",
-                    _("the club name must have 1 to %(max)s characters") % {"max": NAME_MAX},
-                )
-            self.owner = name
-            return
-        if self.archive is not None and self.archive.club:
-            self.owner = self.archive.club
-            return
+                return name, _("the club name must have 1 to %(max)s characters") % {
+                    "max": NAME_MAX
+                }
+            return name, None
+        if archive is not None and archive.club:
+            return archive.club, None
         counts = Counter(p.club for p in self.players if p.club)
         if counts:
             # most_common keeps first appearance among equals: deterministic.
-            self.owner = counts.most_common(1)[0][0]
-        else:
-            self.error("", _("name the club that runs the tournament with --club"))
+            return counts.most_common(1)[0][0], None
+        return None, _("name the club that runs the tournament with --club")
 
-    def check_series(self, entries: list, player_ids: set[str]):
+    def check_series(self, entries: list, player_ids: set[str], tables_of=iter):
+        """Every series; `tables_of(tables)` gives a series' tables in full (a stream may
+        hand over outlines without their games and read the tables again)."""
         numbers: set[int] = set()
         for index, data in enumerate(entries):
             place = _("series[%(index)s]") % {"index": index}
@@ -348,9 +378,11 @@ class _Checker:
                 )
             )
             self.series.append(plan)
-            self.check_tables(place, plan, tables, player_ids)
+            self.check_tables(place, plan, tables_of(tables), player_ids)
+            if self.sink is not None:
+                self.sink(plan, None)  # the series is complete
 
-    def check_tables(self, series_place: str, plan: _SeriesPlan, entries: list, player_ids):
+    def check_tables(self, series_place: str, plan: _SeriesPlan, entries: Iterable, player_ids):
         numbers: set[int] = set()
         seated: set[str] = set()
         twice: list[str] = []
@@ -399,7 +431,6 @@ class _Checker:
                 continue  # without a table size the games cannot be scored
             table = Table(series=plan.series, number=number or 0, size=size)
             table_plan = _TablePlan(table=table, player_ids=list(seats))
-            plan.tables.append(table_plan)
             limit = self.tournament.games_per_series(size)
             if len(games) > limit:
                 self.error(
@@ -409,18 +440,30 @@ class _Checker:
                 )
             self.check_games(place, table_plan, games)
             self.check_penalties(place, table_plan, penalties)
+            self.table_done(plan, table_plan)
         for player_id in twice:
             self.error(
                 series_place,
                 _("player '%(id)s' is seated twice") % {"id": player_id},
             )
 
+    def table_done(self, plan: _SeriesPlan, table_plan: _TablePlan):
+        table = table_plan.table
+        games = len(table_plan.games)
+        self.tables[(plan.series.number, table.number)] = (games, len(table_plan.penalties))
+        plan.tables += 1
+        plan.games += games
+        plan.closed += games == self.tournament.games_per_series(table.size)
+        if self.sink is not None:
+            self.sink(plan, table_plan)
+
     def check_games(self, table_place: str, plan: _TablePlan, entries: list):
         table = plan.table
+        build = self.rows.build
+        append = plan.games.append
         for number, data in enumerate(entries, start=1):
             try:
-                mapping = _sheet_mapping(data)
-                plan.games.append(game_build(table=table, number=number, data=mapping))
+                append(build(table=table, number=number, data=_sheet_mapping(data)))
             except UserError as error:
                 self.error(
                     _("%(table)s, game %(number)s") % {"table": table_place, "number": number},

@@ -156,7 +156,7 @@ def _law_of(checker, place, plan, data, seat, points):
         if number is not None and number > len(plan.games):
             checker.error(place, _("game %(number)s is not on the sheet") % {"number": number})
         return None, None
-    game = plan.games[number - 1]
+    game = plan.game(number)
     try:
         expected = dict(_charges(game, seat, law))[seat]
     except UserError as error:

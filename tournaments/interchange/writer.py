@@ -1,10 +1,26 @@
-"""Import, second half: a checked plan (`reader`) written to the database in one
-transaction, bulk where it can be (series, tables, seats, games, penalties), then the
-archive's parts (`interchange.archive`, `archive_write` below)."""
+"""Import, second half: the checked tables written as they come, in chunks, in one
+transaction; then the archive's parts (`interchange.archive`, `archive_write` below).
+
+`import_source` drives the checker (`reader`) over a document; the writer is its sink.
+Nothing touches the database until the first chunk of games has been checked (a small
+document is checked whole first). Each chunk of tables is written with its seats, their
+totals (`sheets.totals.totals_of_rows`), its games (`rows.games_insert`) and penalties,
+and then let go, so an import holds no more than a chunk of games. Once the checker has
+a message nothing more is written, the checks go on, and the transaction is rolled back:
+all or nothing, with every message.
+
+What the writes need of the archive before it is checked against the tables (the slug,
+the club, the series' draw and each table's state) comes from a preview: the archive
+checked against every table the document names, with room for any number of games. Where
+the real check finds nothing wrong, the preview holds the same values (it is the same
+check against more and larger tables); where it does, the import is rolled back anyway.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
+from contextlib import ExitStack
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
@@ -12,9 +28,15 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError
-from tournaments.interchange.archive import ArchivePlan, director_actions_write
-from tournaments.interchange.common import GAME_BATCH, InterchangeError
-from tournaments.interchange.reader import _Checker, _SeriesPlan
+from tournaments.interchange.archive import (
+    ArchivePlan,
+    archive_check,
+    director_actions_write,
+    restore_times,
+)
+from tournaments.interchange.common import GAME_BATCH, SMALLINT_MAX, InterchangeError, _is_int
+from tournaments.interchange.reader import _Checker, _SeriesPlan, _TablePlan
+from tournaments.interchange.rows import games_insert
 from tournaments.models import (
     Club,
     Game,
@@ -34,13 +56,18 @@ from tournaments.models import (
 )
 from tournaments.registry.services import (
     club_create,
-    player_create,
+    players_create,
     registration_add,
     season_create,
     tournament_create,
 )
-from tournaments.sheets.totals import seat_totals_rebuild
+from tournaments.sheets.totals import seat_totals_refresh, totals_of_rows
 from tournaments.versions import version_bump
+
+# Games checked before a chunk of tables is written (and then let go).
+CHUNK_GAMES = 20_000
+# Values per `IN (...)` list (SQLite allows 999 parameters in older versions).
+IN_BATCH = 900
 
 
 def _insert(model, objects: list):
@@ -54,10 +81,99 @@ def _insert(model, objects: list):
             obj.save(force_insert=True)
 
 
+def _batches(items: list, size: int = IN_BATCH):
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _outline_tables(entries) -> dict[tuple[int, int], tuple[int, int]]:
+    """Every (series, table) number the document names, with room for any game or penalty:
+    what the archive preview is checked against."""
+    tables = {}
+    for series in entries if isinstance(entries, list) else []:
+        if not isinstance(series, Mapping) or not _is_int(series.get("number")):
+            continue
+        for table in series.get("tables") if isinstance(series.get("tables"), list) else []:
+            if isinstance(table, Mapping) and _is_int(table.get("number")):
+                tables[(series["number"], table["number"])] = (SMALLINT_MAX, 1 << 62)
+    return tables
+
+
 class _Writer:
-    def __init__(self, checker: _Checker):
-        self.plan = checker
+    """The checker's sink: writes checked tables in chunks inside one transaction."""
+
+    def __init__(self, *, replace: bool, stack: ExitStack):
+        self.replace = replace
+        self.stack = stack
+        self.c: _Checker | None = None
         self.clubs: dict[str, Club] = {}
+        self.preview: ArchivePlan | None = None
+        self.owner: Club | str | None = None
+        self.refused = False  # the preview already shows the document cannot be imported
+        self.begun = False
+        self.stopped = False  # nothing more is written
+        self.failure: list[str] | None = None  # a write the site refused
+        self.pending: list[tuple[_SeriesPlan, _TablePlan]] = []
+        self.pending_games = 0
+        self.tournament: Tournament | None = None
+        self.players: dict[str, Player] = {}
+
+    # -- before the series ------------------------------------------------------------
+
+    def prepare(self, ids: set[str]):
+        """The archive preview and the club, once the head is checked."""
+        doc = self.c.doc
+        if "archive" in doc:
+            scratch = _Checker(None, None)
+            self.preview = archive_check(
+                scratch,
+                doc["archive"],
+                player_ids=ids,
+                tables=_outline_tables(doc.get("series")),
+            )
+            self.refused = bool(scratch.messages or scratch.more)
+        self.owner, message = self.c.owner_of(self.preview)
+        self.refused |= message is not None
+
+    def begin(self):
+        """Open the transaction and write the tournament, its players and registrations."""
+        self.begun = True
+        if self.refused or self.c.messages:
+            self.stopped = True
+            return
+        self.stack.enter_context(transaction.atomic())
+        slug = self.slug()
+        existing = Tournament.objects.select_for_update().filter(slug=slug).first()
+        if existing is not None and not self.replace:
+            self.refuse(
+                _(
+                    "tournament '%(slug)s' already exists: nothing was imported "
+                    "(replace it with --replace)"
+                )
+                % {"slug": slug}
+            )
+            return
+        if existing is not None:
+            existing.delete()
+        try:
+            self.tournament = self.tournament_write(slug)
+        except UserError as error:  # a service refused what the checks let through
+            self.refuse(str(error))
+            return
+        client_ids = [
+            client_id
+            for series in (self.preview.series.values() if self.preview else [])
+            for table in series.tables.values()
+            for client_id in table.client_ids.values()
+        ]
+        for batch in _batches(client_ids):
+            if Game.objects.filter(client_id__in=batch).exists():
+                self.refuse(_("archive: the site already holds games of these phone rows"))
+                return
+
+    def refuse(self, message: str):
+        self.failure = [message]
+        self.stopped = True
 
     def club(self, name: str) -> Club:
         if name not in self.clubs:
@@ -65,142 +181,81 @@ class _Writer:
             self.clubs[name] = club or club_create(name=name)
         return self.clubs[name]
 
-    def players(self) -> dict[str, Player]:
+    def players_write(self) -> dict[str, Player]:
         """Reuse existing players by name and club (the k-th of equals the k-th by pk)."""
-        names = {p.name for p in self.plan.players}
+        names = {p.name for p in self.c.players}
         existing: dict[tuple[str, str | None], list[Player]] = defaultdict(list)
         for player in Player.objects.filter(name__in=names).select_related("club").order_by("pk"):
             existing[(player.name, player.club.name if player.club else None)].append(player)
-        by_id = {}
-        for entry in self.plan.players:
+        by_id, new = {}, []
+        for entry in self.c.players:
             reusable = existing[(entry.name, entry.club)]
             if reusable:
                 by_id[entry.id] = reusable.pop(0)
             else:
-                extra = self.plan.archive.players.get(entry.id, {}) if self.plan.archive else {}
-                by_id[entry.id] = player_create(
-                    name=entry.name,
-                    club=self.club(entry.club) if entry.club else None,
-                    team=entry.team,
-                    **extra,
+                extra = self.preview.players.get(entry.id, {}) if self.preview else {}
+                new.append(
+                    (
+                        entry.id,
+                        {
+                            "name": entry.name,
+                            "club": self.club(entry.club) if entry.club else None,
+                            "team": entry.team,
+                            **extra,
+                        },
+                    )
                 )
+        created = players_create([fields for _id, fields in new])
+        for (player_id, _fields), player in zip(new, created, strict=True):
+            by_id[player_id] = player
         return by_id
 
     def slug(self) -> str:
         """The archived slug, else the one `tournament_create` would give a new tournament."""
-        archive, settings = self.plan.archive, self.plan.tournament
+        archive, settings = self.preview, self.c.tournament
         if archive is not None and archive.slug:
             return archive.slug
         return slugify(f"{settings.name} {settings.date:%Y-%m-%d}")[:74].strip("-") or "t"
 
-    def write(self, *, replace: bool = False) -> Tournament:
-        plan = self.plan
-        settings = plan.tournament
-        archive = plan.archive
-        with transaction.atomic():
-            slug = self.slug()
-            existing = Tournament.objects.select_for_update().filter(slug=slug).first()
-            if existing is not None and not replace:
-                raise InterchangeError(
-                    [
-                        _(
-                            "tournament '%(slug)s' already exists: nothing was imported "
-                            "(replace it with --replace)"
-                        )
-                        % {"slug": slug}
-                    ]
-                )
-            if existing is not None:
-                existing.delete()
-            owner = plan.owner if isinstance(plan.owner, Club) else self.club(plan.owner)
-            players = self.players()
-            extra = {"published": True}  # imported results are finished work: show them
-            season = None
-            if archive is not None:
-                extra = {
-                    key: value
-                    for key, value in archive.tournament.items()
-                    if key in ("published", "double_entry", "team_best_n")
-                }
-                season = self.season(archive.season, owner)
-            tournament = tournament_create(
-                club=owner,
-                name=settings.name,
-                date=settings.date,
-                season=season,
-                slug=slug,
-                rules=settings.rules,
-                list_scoring=settings.list_scoring,
-                bonus_won=settings.bonus_won,
-                bonus_lost=settings.bonus_lost,
-                bonus_others_3=settings.bonus_others_3,
-                bonus_others_4=settings.bonus_others_4,
-                games_per_series_3=settings.games_per_series_3,
-                games_per_series_4=settings.games_per_series_4,
-                games_per_series_5=settings.games_per_series_5,
-                five_tables=settings.five_tables,
-                ramsch_rule=settings.ramsch_rule,
-                ramsch_tie_both_win=settings.ramsch_tie_both_win,
-                kontra_allowed=settings.kontra_allowed,
-                **extra,
-            )
-            if archive is None or archive.registrations is None:
-                registered = [players[p.id] for p in plan.players]
-            else:
-                registered = [players[pid] for pid, _lot in archive.registrations]
-            registration_add(tournament=tournament, players=registered)
-            tables, seats, games, penalties = [], [], [], []
-            for series_plan in plan.series:
-                series = series_plan.series
-                series.tournament = tournament
-                for table_plan in series_plan.tables:
-                    table = table_plan.table
-                    table.closed = len(table_plan.games) == tournament.games_per_series(table.size)
-                    tables.append(table)
-                    games.extend(table_plan.games)
-                    penalties.extend(table_plan.penalties)
-                    seats.extend(
-                        Seat(
-                            table=table,
-                            table_size=table.size,
-                            series=series,
-                            number=number,
-                            player=players[pid],
-                        )
-                        for number, pid in enumerate(table_plan.player_ids, start=1)
-                    )
-                series.started = any(t.games for t in series_plan.tables)
-                closed = all(t.table.closed for t in series_plan.tables)
-                series.status = Series.Status.CLOSED if closed else Series.Status.OPEN
-            if archive is not None:
-                archive_apply(archive, plan.series)
-                client_ids = [g.client_id for g in games if g.client_id is not None]
-                if Game.objects.filter(client_id__in=client_ids).exists():
-                    raise InterchangeError(
-                        [_("archive: the site already holds games of these phone rows")]
-                    )
-            _insert(Series, [s.series for s in plan.series])
-            _insert(Table, tables)
-            Seat.objects.bulk_create(seats, batch_size=GAME_BATCH)
-            for game in games:  # found by their tournament (indexed), not through the seats
-                game.tournament = tournament
-            _insert(Game, games)
-            _insert(Penalty, penalties)
-            if archive is not None:
-                tournament.status = archive.tournament["status"]
-            elif plan.series and all(s.series.status == Series.Status.CLOSED for s in plan.series):
-                tournament.status = Tournament.Status.FINISHED
-            elif games:
-                tournament.status = Tournament.Status.RUNNING
-            else:
-                tournament.status = Tournament.Status.PLANNED
-            tournament.save(update_fields=["status"])
-            if archive is not None:
-                archive_write(archive, tournament=tournament, players=players, plan=plan.series)
-            # The seats' stored totals (read by the standings), after the second copies that
-            # decide which rows are disputed; then one version for the whole import.
-            seat_totals_rebuild(tournament=tournament)
-            version_bump(tournament_id=tournament.pk)
+    def tournament_write(self, slug: str) -> Tournament:
+        settings, archive = self.c.tournament, self.preview
+        owner = self.owner if isinstance(self.owner, Club) else self.club(self.owner)
+        self.players = self.players_write()
+        extra = {"published": True}  # imported results are finished work: show them
+        season = None
+        if archive is not None:
+            extra = {
+                key: value
+                for key, value in archive.tournament.items()
+                if key in ("published", "double_entry", "team_best_n")
+            }
+            season = self.season(archive.season, owner)
+        tournament = tournament_create(
+            club=owner,
+            name=settings.name,
+            date=settings.date,
+            season=season,
+            slug=slug,
+            rules=settings.rules,
+            list_scoring=settings.list_scoring,
+            bonus_won=settings.bonus_won,
+            bonus_lost=settings.bonus_lost,
+            bonus_others_3=settings.bonus_others_3,
+            bonus_others_4=settings.bonus_others_4,
+            games_per_series_3=settings.games_per_series_3,
+            games_per_series_4=settings.games_per_series_4,
+            games_per_series_5=settings.games_per_series_5,
+            five_tables=settings.five_tables,  # so far: a table of five seen later sets it
+            ramsch_rule=settings.ramsch_rule,
+            ramsch_tie_both_win=settings.ramsch_tie_both_win,
+            kontra_allowed=settings.kontra_allowed,
+            **extra,
+        )
+        if archive is None or archive.registrations is None:
+            registered = [self.players[p.id] for p in self.c.players]
+        else:
+            registered = [self.players[pid] for pid, _lot in archive.registrations]
+        registration_add(tournament=tournament, players=registered)
         return tournament
 
     def season(self, data: dict | None, owner: Club) -> Season | None:
@@ -212,6 +267,167 @@ class _Writer:
             club=owner, name=data["name"], teams_best_n=data["teams_best_n"], slug=data["slug"]
         )
 
+    # -- the series -------------------------------------------------------------------
+
+    def take(self, series_plan: _SeriesPlan, table_plan: _TablePlan | None):
+        """A checked table (None: the series is complete)."""
+        if table_plan is None or self.stopped or self.c.messages:
+            return
+        self.pending.append((series_plan, table_plan))
+        self.pending_games += len(table_plan.games)
+        if self.pending_games >= CHUNK_GAMES:
+            self.flush()
+
+    def kept(self, series: int, table: int | None = None):
+        """The archive preview's state of a series (or one of its tables), or None."""
+        kept = self.preview.series.get(series) if self.preview else None
+        if kept is None or table is None:
+            return kept
+        return kept.tables.get(table)
+
+    def series_write(self):
+        """Insert the series met so far that are not written yet (document order)."""
+        new = []
+        for plan in self.c.series:
+            series = plan.series
+            if series.pk is None:
+                series.tournament = self.tournament
+                kept = self.kept(series.number)
+                for name, value in kept.values.items() if kept else ():
+                    setattr(series, name, value)
+                new.append(series)
+        _insert(Series, new)
+
+    def flush(self):
+        """Write the pending tables: tables, seats with their totals, games, penalties."""
+        if not self.begun:
+            self.begin()
+        pending, self.pending, self.pending_games = self.pending, [], 0
+        if self.stopped or self.c.messages:
+            self.stopped = True
+            return
+        self.series_write()
+        tournament = self.tournament
+        tables, seats, games, penalties, charged = [], [], [], [], []
+        for series_plan, plan in pending:
+            table = plan.table
+            table.series = series_plan.series
+            table.closed = len(plan.games) == tournament.games_per_series(table.size)
+            state = self.kept(series_plan.series.number, table.number)
+            rows = plan.games
+            if state is not None:
+                table.closed, table.paper_totals = state.closed, state.paper_totals
+                if state.provisional:
+                    rows = [
+                        row._replace(provisional=True) if number in state.provisional else row
+                        for number, row in enumerate(rows, start=1)
+                    ]
+            tables.append(table)
+            totals = totals_of_rows(size=table.size, games=rows, penalties=plan.penalties)
+            seats.extend(
+                Seat(
+                    table=table,
+                    table_size=table.size,
+                    series=series_plan.series,
+                    number=number,
+                    player=self.players[pid],
+                    **totals[number],
+                )
+                for number, pid in enumerate(plan.player_ids, start=1)
+            )
+            client_ids = state.client_ids if state is not None else {}
+            games.append((table, rows, client_ids))
+            penalties.extend(plan.penalties)
+            charged.extend(plan.instances.values())
+        _insert(Table, tables)
+        Seat.objects.bulk_create(seats, batch_size=GAME_BATCH)
+        games_insert(
+            [
+                (table.pk, tournament.pk, number, row, client_ids.get(number))
+                for table, rows, client_ids in games
+                for number, row in enumerate(rows, start=1)
+            ],
+        )
+        self.games_found(charged)
+        _insert(Penalty, penalties)
+
+    def games_found(self, games: list[Game]):
+        """Give the unsaved games penalties name their inserted rows' keys."""
+        wanted = {(game.table.pk, game.number): game for game in games}
+        for batch in _batches(sorted({table_id for table_id, _n in wanted})):
+            for table_id, number, pk in Game.objects.filter(table_id__in=batch).values_list(
+                "table_id", "number", "pk"
+            ):
+                game = wanted.get((table_id, number))
+                if game is not None:
+                    game.pk = pk
+
+    # -- after the series -------------------------------------------------------------
+
+    def finish(self) -> Tournament:
+        """Write what is pending, the statuses and the archive's parts; or raise."""
+        self.flush()
+        if self.failure:
+            raise InterchangeError(self.failure)
+        self.series_write()
+        tournament, checker = self.tournament, self.c
+        archive = checker.archive
+        for plan in checker.series:
+            series = plan.series
+            kept = self.kept(series.number)
+            series.started = plan.games > 0
+            closed = plan.closed == plan.tables
+            series.status = Series.Status.CLOSED if closed else Series.Status.OPEN
+            for name, value in kept.values.items() if kept else ():
+                setattr(series, name, value)
+        Series.objects.bulk_update([plan.series for plan in checker.series], ["started", "status"])
+        if checker.tournament.five_tables and not tournament.five_tables:
+            tournament.five_tables = True  # a table of five after the first chunk
+            tournament.save(update_fields=["five_tables"])
+        if archive is not None:
+            tournament.status = archive.tournament["status"]
+        elif checker.series and all(
+            p.series.status == Series.Status.CLOSED for p in checker.series
+        ):
+            tournament.status = Tournament.Status.FINISHED
+        elif any(plan.games for plan in checker.series):
+            tournament.status = Tournament.Status.RUNNING
+        else:
+            tournament.status = Tournament.Status.PLANNED
+        tournament.save(update_fields=["status"])
+        copied = []
+        if archive is not None:
+            copied = archive_write(
+                archive, tournament=tournament, players=self.players, tables=checker.tables
+            )
+        # The seats' stored totals (read by the standings) were written with the seats from
+        # the rows; a table with a second copy has disputed rows, which count nowhere
+        # until settled: those seats again, from the games and the copies.
+        seat_totals_refresh(table_ids=copied)
+        version_bump(tournament_id=tournament.pk)
+        return tournament
+
+
+def import_source(
+    doc, *, club=None, replace: bool = False, tables_of=iter, finished=None
+) -> Tournament:
+    """Check and write a document whose series' tables `tables_of` gives in full (see
+    `check_series`; `finished()` is called after the last); InterchangeError with every
+    message, and nothing written, if wrong."""
+    with ExitStack() as stack:
+        writer = _Writer(replace=replace, stack=stack)
+        checker = writer.c = _Checker(doc, club, sink=writer.take)
+        try:
+            ids = checker.check_head()
+            writer.prepare(ids)
+            checker.check_series(checker.series_entries(), ids, tables_of)
+            if finished is not None:
+                finished()
+            checker.check_tail(ids)
+            return writer.finish()
+        except UserError as error:  # a service refused what the checks let through
+            raise InterchangeError([str(error)]) from None
+
 
 def import_document(doc, *, club: Club | str | None = None, replace: bool = False) -> Tournament:
     """Create a tournament from a document, or raise InterchangeError and write nothing.
@@ -221,12 +437,7 @@ def import_document(doc, *, club: Club | str | None = None, replace: bool = Fals
     the same slug (archived, else from name and date) is refused unless `replace`, which
     deletes it and imports the document in one transaction.
     """
-    checker = _Checker(doc, club)
-    checker.check()
-    try:
-        return _Writer(checker).write(replace=replace)
-    except UserError as error:  # a service refused what the checks let through
-        raise InterchangeError([str(error)]) from None
+    return import_source(doc, club=club, replace=replace)
 
 
 # --------------------------------------------------------------------------------------
@@ -234,43 +445,29 @@ def import_document(doc, *, club: Club | str | None = None, replace: bool = Fals
 # --------------------------------------------------------------------------------------
 
 
-def archive_apply(archive: ArchivePlan, series_plans: list[_SeriesPlan]):
-    """Before the bulk inserts: the archived state of series, tables and games."""
-    for series_plan in series_plans:
-        kept = archive.series.get(series_plan.series.number)
-        if kept is None:
-            continue
-        for name, value in kept.values.items():
-            setattr(series_plan.series, name, value)
-        for table_plan in series_plan.tables:
-            table = kept.tables.get(table_plan.table.number)
-            if table is None:
-                continue
-            table_plan.table.closed = table.closed
-            table_plan.table.paper_totals = table.paper_totals
-            for game in table_plan.games:
-                game.provisional = game.number in table.provisional
-                game.client_id = table.client_ids.get(game.number)
-
-
-def _restore_times(model, objects: list, name: str, times: list):
-    """`auto_now_add` stamps an insert with the present: put the archived times back."""
-    for obj, moment in zip(objects, times, strict=True):
-        setattr(obj, name, moment)
-    model.objects.bulk_update(objects, [name], batch_size=GAME_BATCH)
-
-
-def archive_write(archive: ArchivePlan, *, tournament: Tournament, players, plan):
-    """After the sheets: lots, money, history and second copies of the archive."""
+def archive_write(archive: ArchivePlan, *, tournament: Tournament, players, tables) -> list[int]:
+    """After the sheets: lots, money, history and second copies of the archive; `tables`
+    lists the (series, table) numbers in document order. Returns the tables with a second
+    copy."""
     users = dict(
         get_user_model()
         .objects.filter(username__in=archive.usernames())
         .values_list("username", "pk")
     )
     registrations = {r.player_id: r for r in Registration.objects.filter(tournament=tournament)}
+    lots = []
     for player_id, lot in archive.registrations or []:
-        registrations[players[player_id].pk].lot = lot
-    Registration.objects.bulk_update(registrations.values(), ["lot"])
+        registration = registrations[players[player_id].pk]
+        registration.lot = lot
+        lots.append((lot, registration.pk))
+    if lots:
+        with connection.cursor() as cursor:  # one statement for all (not a CASE of each)
+            cursor.executemany(
+                "UPDATE {} SET {} = %s WHERE {} = %s".format(
+                    *map(connection.ops.quote_name, (Registration._meta.db_table, "lot", "id"))
+                ),
+                lots,
+            )
 
     if archive.money:
         for name, value in archive.money.items():
@@ -292,30 +489,61 @@ def archive_write(archive: ArchivePlan, *, tournament: Tournament, players, plan
         payments.append(payment)
         times.append(payment.at)
     _insert(Payment, payments)
-    _restore_times(Payment, payments, "at", times)
+    restore_times(Payment, payments, "at", times)
 
+    # The tables in document order, and the games and penalties the history names.
+    pks = {
+        (series, number): pk
+        for series, number, pk in Table.objects.filter(series__tournament=tournament).values_list(
+            "series__number", "number", "pk"
+        )
+    }
+    states = []
+    for series, number in tables:
+        kept = archive.series.get(series)
+        state = kept.tables.get(number) if kept else None
+        if state is not None:
+            states.append((pks[(series, number)], state))
+    games, penalties = _keys_of(
+        [pk for pk, state in states if any(current for _c, current, _b in state.game_changes)],
+        [pk for pk, state in states if state.penalty_changes],
+    )
     game_changes, penalty_changes, copies = [], [], []
-    for series_plan in plan:
-        kept = archive.series.get(series_plan.series.number)
-        for table_plan in series_plan.tables if kept else []:
-            table = table_plan.table
-            state = kept.tables.get(table.number)
-            if state is None:
-                continue
-            games = {game.number: game for game in table_plan.games}
-            for change, current, by in state.game_changes:
-                change.table, change.user_id = table, users.get(by)
-                change.game = games.get(change.game_number) if current else None
-                game_changes.append(change)
-            for change, index, by in state.penalty_changes:
-                change.table, change.user_id = table, users.get(by)
-                change.penalty = None if index is None else table_plan.penalties[index]
-                penalty_changes.append(change)
-            if state.second_copy is not None:
-                copies.append(SheetCopy(table=table, rows=state.second_copy))
+    for table_id, state in states:
+        for change, current, by in state.game_changes:
+            change.table_id, change.user_id = table_id, users.get(by)
+            change.game_id = games.get((table_id, change.game_number)) if current else None
+            game_changes.append(change)
+        for change, index, by in state.penalty_changes:
+            change.table_id, change.user_id = table_id, users.get(by)
+            change.penalty_id = None if index is None else penalties[table_id][index]
+            penalty_changes.append(change)
+        if state.second_copy is not None:
+            copies.append(SheetCopy(table_id=table_id, rows=state.second_copy))
     for model, changes in ((GameChange, game_changes), (PenaltyChange, penalty_changes)):
         times = [change.at for change in changes]
         _insert(model, changes)
-        _restore_times(model, changes, "at", times)
+        restore_times(model, changes, "at", times)
     SheetCopy.objects.bulk_create(copies)
     director_actions_write(archive, tournament, users)
+    return [copy.table_id for copy in copies]
+
+
+def _keys_of(game_tables: list[int], penalty_tables: list[int]):
+    """{(table id, game number): game id} of the first tables, and {table id: [penalty ids
+    in id order]} of the second (a penalty change names its penalty by that index)."""
+    games = {}
+    for batch in _batches(game_tables):
+        for table_id, number, pk in Game.objects.filter(table_id__in=batch).values_list(
+            "table_id", "number", "pk"
+        ):
+            games[(table_id, number)] = pk
+    penalties = defaultdict(list)
+    for batch in _batches(penalty_tables):
+        for table_id, pk in (
+            Penalty.objects.filter(table_id__in=batch)
+            .order_by("table_id", "id")
+            .values_list("table_id", "pk")
+        ):
+            penalties[table_id].append(pk)
+    return games, penalties

@@ -127,6 +127,44 @@ def player_create(
     return player
 
 
+def players_create(entries: Sequence[dict]) -> list[Player]:
+    """Many new players at once (an import), each checked as `player_create` checks one;
+    `entries` hold `player_create`'s arguments (no `key`, no `user`). One query checks
+    the federation numbers against each club's players, one INSERT writes them all."""
+    players = []
+    for entry in entries:
+        name, team = entry["name"], entry.get("team", "")
+        number = entry.get("federation_number", "")
+        for field, value in (("name", name), ("team", team), ("federation_number", number)):
+            check_text(value, field=field)
+        player = Player(
+            name=" ".join(name.split()),
+            club=entry["club"],
+            team=team.strip(),
+            category=entry.get("category", ""),
+            federation_number=number.strip(),
+        )
+        # The unique federation number per club is checked below for all at once.
+        # The club is a saved row (no query each); the federation number below.
+        players.append(validated(player, exclude=["club"], constraints=False))
+    numbered = [p for p in players if p.federation_number and p.club is not None]
+    taken = set(
+        Player.objects.filter(
+            club__in={p.club for p in numbered},
+            federation_number__in={p.federation_number for p in numbered},
+        ).values_list("club_id", "federation_number")
+    )
+    for player in numbered:
+        if (player.club.pk, player.federation_number) in taken:
+            raise UserError(
+                _("Another player of this club has federation number %(n)s.")
+                % {"n": player.federation_number}
+            )
+        taken.add((player.club.pk, player.federation_number))
+    with transaction.atomic():
+        return Player.objects.bulk_create(players, batch_size=1000)
+
+
 def player_update(*, player: Player, **fields) -> Player:
     allowed = {"name", "team", "category", "federation_number"}
     unknown = set(fields) - allowed

@@ -4,6 +4,9 @@ Prints the new tournament's slug. A tournament of the same slug is refused (exit
 nothing written) unless `--replace`, which replaces it in one transaction. Any problem (a
 file that cannot be read, is not JSON, or a document with errors) ends the command with
 every message, one per line, exit status 1, and nothing written (`tournaments.interchange`).
+
+The file is read as a stream (`interchange.stream`): the games are checked and written a
+chunk at a time, so the memory an import needs does not grow with the file.
 """
 
 import json
@@ -11,29 +14,37 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
-from tournaments.interchange import InterchangeError, import_document
+from tournaments.interchange import InterchangeError
+from tournaments.interchange.stream import NotAnObject, import_file
+
+
+def file_problem(path: str, error: Exception) -> Exception:
+    """The command's message for a file that holds no document (else `error` itself)."""
+    if isinstance(error, OSError):
+        return CommandError(f"cannot read {path}: {error.strerror or error}")
+    if isinstance(error, UnicodeDecodeError):
+        return CommandError(f"{path} is not UTF-8 text")
+    if isinstance(error, json.JSONDecodeError):
+        return CommandError(
+            f"{path} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        )
+    if isinstance(error, RecursionError):
+        return CommandError(f"{path} is nested too deeply to be a tournament")
+    return error
 
 
 def read_document(path: str):
-    """The decoded JSON of a file ("-" for standard input), or CommandError."""
+    """The decoded JSON of a file ("-" for standard input), or CommandError (read whole:
+    `import_season` reads a season's documents so)."""
     try:
         if path == "-":
             text = sys.stdin.read()
         else:
             with open(path, encoding="utf-8") as file:
                 text = file.read()
-    except OSError as error:
-        raise CommandError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise CommandError(f"{path} is not UTF-8 text") from None
-    try:
         return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise CommandError(
-            f"{path} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        ) from None
-    except RecursionError:
-        raise CommandError(f"{path} is nested too deeply to be a tournament") from None
+    except (OSError, ValueError, RecursionError) as error:
+        raise file_problem(path, error) from None
 
 
 class Command(BaseCommand):
@@ -56,11 +67,12 @@ class Command(BaseCommand):
     # The engine's English messages are the specific ones (tournaments.errors).
     @no_translations
     def handle(self, *args, file, club=None, replace=False, **options):
-        document = read_document(file)
-        if not isinstance(document, dict):
-            raise CommandError(f"{file} does not hold a JSON object")
         try:
-            tournament = import_document(document, club=club, replace=replace)
+            tournament = import_file(file, club=club, replace=replace)
         except InterchangeError as error:
             raise CommandError("\n".join(error.messages)) from None
+        except NotAnObject:
+            raise CommandError(f"{file} does not hold a JSON object") from None
+        except (OSError, ValueError, RecursionError) as error:
+            raise file_problem(file, error) from None
         self.stdout.write(tournament.slug)
