@@ -223,6 +223,7 @@ class Secretary(threading.Thread):
         self.entered = 0
         self.errors: list[str] = []
         self.latencies: list[float] = []
+        self.writes: list[tuple[float, float]] = []  # (posted, answered)
         jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         self.base = f"http://127.0.0.1:{port}"
@@ -282,6 +283,7 @@ class Secretary(threading.Thread):
                 started = time.time()
                 self.fetch(path, {**form_fields(row), "csrfmiddlewaretoken": tokens[table.pk]})
                 self.latencies.append(time.time() - started)
+                self.writes.append((started, time.time()))
                 table.played += 1
                 self.entered += 1
                 answer = self.fetch(f"/t/{self.tournament.slug}/version/")[1]
@@ -377,6 +379,10 @@ def open_loop(args, t) -> dict:
             pool.submit(one, due, kind, path)
     stop.set()
     secretary.join(timeout=15)
+    # Every request and write, for a closer look (bench/out/ is not committed).
+    (ROOT / "bench" / "out" / f"open-loop-{t.pk}.json").write_text(
+        json.dumps({"requests": results, "writes": secretary.writes})
+    )
     latencies = sorted(ended - due for due, _b, ended, _k, error, _v in results if not error)
     errors = [error for *_rest, error, _v in results if error]
     stale = sum(

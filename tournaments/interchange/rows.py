@@ -13,11 +13,11 @@ on its own.
 The kept rows are bounded (`KEEP`): a large document has more distinct games than are
 worth keeping (card points and bids vary), and memory must not grow with the file.
 
-`games_insert` writes rows with one `executemany` of a plain INSERT (the column list from
-`Game._meta`): the ORM's `bulk_create` builds a model instance and prepares every value of
-every row, most of an import's time. A row's values are whole numbers, booleans, strings
-and None (checked below, for the fields they come from), which both database drivers take
-as they are.
+`games_insert` writes rows with one `executemany` of a plain INSERT (on PostgreSQL one
+COPY; the column list from `Game._meta`): the ORM's `bulk_create` builds a model instance
+and prepares every value of every row, most of an import's time. A row's values are whole
+numbers, booleans, strings and None (checked below, for the fields they come from), which
+both database drivers take as they are.
 """
 
 from __future__ import annotations
@@ -124,4 +124,10 @@ def games_insert(games: list[tuple[int, int, int, GameRow, object]]):
         for table_id, tournament_id, number, row, client_id in games
     ]
     with connection.cursor() as cursor:
-        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", params)
+        if connection.vendor == "postgresql":
+            # COPY: several times faster than a row-by-row INSERT through the driver.
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for values in params:
+                    copy.write_row(values)
+        else:
+            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", params)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 
@@ -39,6 +40,12 @@ CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
 CSRF_PLACEHOLDER = b'name="csrfmiddlewaretoken" value="\x00csrf\x00"'
 # Rendered pages are kept this long at most (a state that no longer changes drops out).
 PAGE_TIMEOUT = 60 * 60
+# A request that finds another rendering its page waits this long at most for it (then
+# renders it itself), checking every RENDER_POLL seconds; a renderer that died leaves its
+# mark for RENDER_LOCK_SECONDS at most.
+RENDER_WAIT = 2.0
+RENDER_POLL = 0.005
+RENDER_LOCK_SECONDS = 10
 
 
 def _build_id() -> str:
@@ -88,8 +95,17 @@ class VersionedPageMixin:
         if fresh and etag in _if_none_match(request):
             return self._finish(HttpResponseNotModified(), etag)
         key = f"page:{self._page_key}"
+        rendering = f"{key}:rendering"
+        owner = False
         if shared:
             cached = cache.get(key)
+            # After a write every visitor asks for the new state at once: one request
+            # renders it, the others of the same state wait for that render (not for
+            # longer than RENDER_WAIT) instead of each rendering the same page.
+            if cached is None:
+                owner = cache.add(rendering, 1, RENDER_LOCK_SECONDS)
+                if not owner:
+                    cached = _wait_for(key)
             if cached is not None:
                 content_type, body = cached
                 token = f'name="csrfmiddlewaretoken" value="{get_token(request)}"'.encode()
@@ -98,13 +114,17 @@ class VersionedPageMixin:
                 )
                 response["X-Page-Cache"] = "hit"
                 return self._finish(response, etag)
-        response = super().get(request, *args, **kwargs)
-        if hasattr(response, "render"):
-            response.render()
-        if shared and response.status_code == 200:
-            body = CSRF_INPUT.sub(CSRF_PLACEHOLDER, response.content)
-            cache.set(key, (response["Content-Type"], body), PAGE_TIMEOUT)
-            response["X-Page-Cache"] = "miss"
+        try:
+            response = super().get(request, *args, **kwargs)
+            if hasattr(response, "render"):
+                response.render()
+            if shared and response.status_code == 200:
+                body = CSRF_INPUT.sub(CSRF_PLACEHOLDER, response.content)
+                cache.set(key, (response["Content-Type"], body), PAGE_TIMEOUT)
+                response["X-Page-Cache"] = "miss"
+        finally:
+            if owner:
+                cache.delete(rendering)
         return self._finish(response, etag if fresh else None)
 
     def _finish(self, response, etag):
@@ -116,6 +136,19 @@ class VersionedPageMixin:
         )
         patch_vary_headers(response, ("Cookie", "Accept-Language"))
         return response
+
+
+def _wait_for(key: str):
+    """The page another request is rendering, once it is in the cache (None: not in time)."""
+    deadline = time.monotonic() + RENDER_WAIT
+    while time.monotonic() < deadline:
+        time.sleep(RENDER_POLL)
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+        if cache.get(f"{key}:rendering") is None:  # the render ended without a page
+            return None
+    return None
 
 
 def _if_none_match(request) -> set[str]:

@@ -6,9 +6,12 @@ fixture) serves anonymous visitors only, with their own form token.
 """
 
 import re
+import threading
+import time
 import uuid
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -231,3 +234,37 @@ def test_a_tournament_replaced_under_the_same_id_is_never_served_from_the_old_on
     names = [row.player_name for row in after.context["table"].data.data]
     assert after.content.decode() != before
     assert len(names) == 3 and not set(names) & set(old_names)
+
+
+def test_a_page_being_rendered_is_waited_for_not_rendered_again(page_cache, table):
+    """After a write, every visitor asks for the new state at once: while one request
+    renders a page, the others of the same state wait for that render."""
+    url = standings_url(table.series.tournament)
+    first = Client().get(url)
+    key = f"page:{first['ETag'].strip(chr(34))}"
+    cache.delete(key)
+    assert cache.add(f"{key}:rendering", 1)  # another request is rendering it
+
+    def render_elsewhere():
+        time.sleep(0.1)
+        cache.set(key, ("text/html; charset=utf-8", b"rendered by the other request"))
+
+    other = threading.Thread(target=render_elsewhere)
+    other.start()
+    waited = Client().get(url)
+    other.join()
+    assert waited["X-Page-Cache"] == "hit"
+    assert waited.content == b"rendered by the other request"
+
+
+def test_a_render_that_ended_without_a_page_is_not_waited_for(page_cache, table):
+    url = standings_url(table.series.tournament)
+    key = f"page:{Client().get(url)['ETag'].strip(chr(34))}"
+    cache.delete(key)
+    cache.add(f"{key}:rendering", 1)
+    threading.Timer(0.05, cache.delete, args=[f"{key}:rendering"]).start()
+    started = time.monotonic()
+    response = Client().get(url)
+    assert response["X-Page-Cache"] == "miss" and response.status_code == 200
+    assert time.monotonic() - started < 1.5  # did not wait for the whole RENDER_WAIT
+    assert cache.get(f"{key}:rendering") is None
