@@ -27,7 +27,9 @@ Usage:
     python bench/load.py --short    # a smoke run: smaller data, 10 s phases
     DATABASE_URL=sqlite:////tmp/floor.sqlite3 python bench/load.py --floor-only
 
-The machine must be quiet for figures worth comparing; the run says what it measured.
+The machine must be quiet for figures worth comparing; the run says what it measured and
+ends with a PASS or MISS line per target of issue 10 (exit status 1 if any is missed). The
+open loop's every request and write are kept in bench/out/open-loop-<id>.json.
 """
 
 from __future__ import annotations

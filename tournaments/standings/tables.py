@@ -3,13 +3,16 @@
 `render_*` shapes HTML; `value_*` gives the plain figure that exports use.
 """
 
+from functools import lru_cache
+
 import django_tables2 as tables
 from django.conf import settings
 from django.template.base import render_value_in_context
 from django.template.context import Context
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import A, signature
 
@@ -54,11 +57,16 @@ class QuickBodyMixin:
             td = raw.get("td", raw.get("cell", {}))
             if any(callable(value) for value in td.values()):
                 return None
-            render = bound.render
-            names, catch_all = signature(render)
-            if catch_all or not set(names) <= self.CELL_ARGUMENTS:
-                return None
-            plan.append((bound, A(bound.accessor), column.empty_values, names, render))
+            if getattr(self, f"render_{bound.name}", None) is None and (
+                type(column).render is tables.Column.render
+            ):
+                render, names = None, ()  # Column.render gives the value as it is
+            else:
+                render = bound.render
+                names, catch_all = signature(render)
+                if catch_all or not set(names) <= self.CELL_ARGUMENTS:
+                    return None
+            plan.append((bound, _getter(bound.accessor), column.empty_values, names, render))
         return plan
 
     @property
@@ -75,11 +83,13 @@ class QuickBodyMixin:
             cells = []
             for td, (bound, accessor, empty, names, render) in zip(tds, plan, strict=True):
                 try:
-                    value = accessor.resolve(record)
+                    value = accessor(record)
                 except Exception:  # noqa: BLE001 - django-tables2 shows the default too
                     value = None
                 if value in empty:
                     cell = bound.default
+                elif render is None:
+                    cell = value
                 else:
                     given = {
                         "value": value,
@@ -98,9 +108,41 @@ class QuickBodyMixin:
         return mark_safe("\n".join(lines))
 
 
+def _getter(accessor: str):
+    """A function of a record giving what `Accessor(accessor).resolve` gives: a plain
+    attribute name is read directly (most cells), anything else through the Accessor."""
+    resolve = A(accessor).resolve
+    if accessor.isidentifier():
+        missing = object()
+
+        def read(record):
+            value = getattr(record, accessor, missing)
+            if value is missing or callable(value) or isinstance(record, dict):
+                return resolve(record)
+            return value
+
+        return read
+    return resolve
+
+
+_PLAYER_SENTINEL = 987654321
+
+
+@lru_cache(maxsize=64)
+def _player_url_parts(_language, _prefix) -> tuple[str, str]:
+    """The player page's address around its id, per language and script prefix (the
+    address is the same for every player but the id: reversed once, not per row)."""
+    before, after = reverse("player_detail", kwargs={"pk": _PLAYER_SENTINEL}).rsplit(
+        str(_PLAYER_SENTINEL), 1
+    )
+    return before, after
+
+
 def _player_link(record):
-    url = reverse("player_detail", kwargs={"pk": record.player_id})
-    return format_html('<a href="{}">{}</a>', url, record.player_name)
+    before, after = _player_url_parts(get_language(), get_script_prefix())
+    return format_html(
+        '<a href="{}{}{}">{}</a>', before, record.player_id, after, record.player_name
+    )
 
 
 class StandingsTable(QuickBodyMixin, tables.Table):
