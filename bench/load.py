@@ -145,6 +145,11 @@ def prepare(args):
     while Game.objects.exclude(tournament__in=[small, large]).count() < args.other_games:
         filler += 1
         tournament(2000, running=False, tag=f" filler {filler}")
+    # As a database in use has them (autovacuum): the planner's statistics of the new rows.
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
     total = Game.objects.count()
     others = Game.objects.exclude(tournament__in=[small, large]).count()
     print(f"  {total} games in the database, {others} of other tournaments", flush=True)
