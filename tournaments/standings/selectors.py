@@ -92,10 +92,7 @@ def _rank(rows: Iterable[StandingRow]) -> list[StandingRow]:
 
 
 # What the tournament's standings read of each seat (its stored totals, `sheets.totals`).
-STANDING_SEAT_FIELDS = (
-    "player_id",
-    "series_id",
-    "table_id",
+SEAT_TOTALS = (
     "list_points",
     "game_points",
     "won",
@@ -104,6 +101,7 @@ STANDING_SEAT_FIELDS = (
     "games_played",
     "provisional",
 )
+STANDING_SEAT_FIELDS = ("player_id", "series_id", "table_id", *SEAT_TOTALS)
 
 
 def tournament_standings(
@@ -299,13 +297,7 @@ def series_standings(series: Series, *, category: str | None = None) -> list[Sta
         "player__team",
         "player__category",
         "table__number",
-        "list_points",
-        "game_points",
-        "won",
-        "lost",
-        "others_lost",
-        "games_played",
-        "provisional",
+        *SEAT_TOTALS,
     ):
         rows.append(
             StandingRow(
