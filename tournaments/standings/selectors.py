@@ -101,7 +101,7 @@ SEAT_TOTALS = (
     "games_played",
     "provisional",
 )
-STANDING_SEAT_FIELDS = ("player_id", "series__number", "table__number", *SEAT_TOTALS)
+STANDING_SEAT_FIELDS = ("player_id", "series_id", "table_id", *SEAT_TOTALS)
 
 
 def tournament_standings(
@@ -109,9 +109,10 @@ def tournament_standings(
 ) -> list[StandingRow]:
     """Total standings with one result per series; every registered player has a row.
 
-    Two queries whatever the size of the event: the registrations, then the stored totals
-    of the tournament's seats as plain tuples (the busiest read of the site: every phone in
-    the hall asks for it after each game).
+    Four queries whatever the size of the event: the registrations, the series' and tables'
+    numbers, then the stored totals of the tournament's seats as plain tuples, without a
+    join per seat (the busiest read of the site: every phone in the hall asks for it after
+    each game).
     """
     registrations = Registration.objects.filter(tournament=tournament).order_by()
     if category:
@@ -130,9 +131,16 @@ def tournament_standings(
             category=player_category,
             lot=lot,
         )
-    seats = Seat.objects.filter(series__tournament=tournament).order_by()
+    # The seats alone (no join per seat): the series' and tables' numbers come from two
+    # small queries, whatever the number of seats.
+    series = Series.objects.filter(tournament=tournament).order_by()
     if up_to_series is not None:
-        seats = seats.filter(series__number__lte=up_to_series)
+        series = series.filter(number__lte=up_to_series)
+    series_numbers = dict(series.values_list("id", "number"))
+    table_numbers = dict(
+        Table.objects.filter(series_id__in=series_numbers).order_by().values_list("id", "number")
+    )
+    seats = Seat.objects.filter(series_id__in=series_numbers).order_by()
     if category:
         seats = seats.filter(player__category=category)
     lines = list(seats.values_list(*STANDING_SEAT_FIELDS))
@@ -149,8 +157,8 @@ def tournament_standings(
         )
     for (
         player_id,
-        series_number,
-        table_number,
+        series_id,
+        table_id,
         list_points,
         game_points,
         won,
@@ -159,6 +167,7 @@ def tournament_standings(
         games,
         provisional,
     ) in lines:
+        series_number = series_numbers[series_id]
         row = rows[player_id]
         row.list_points += list_points
         row.game_points += game_points
@@ -176,7 +185,7 @@ def tournament_standings(
             won,
             lost,
             others_lost,
-            table_number,
+            table_numbers[table_id],
             games,
         )
     for row in rows.values():  # series in their order, as the seats came before
