@@ -504,14 +504,22 @@ def floor(args, floors: dict) -> list[dict]:
 
 
 def explain(t) -> str:
-    from tournaments.models import Game, Seat
-    from tournaments.sheets.selectors import SEAT_FIELDS, TOTAL_FIELDS
+    """EXPLAIN ANALYZE of every query of the tournament's standings, and of the games
+    found by their tournament (the latest games, the live feed's query)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
 
-    seats = (
-        Seat.objects.filter(series__tournament=t)
-        .values_list(*SEAT_FIELDS, *TOTAL_FIELDS)
-        .order_by("series__number", "table__number", "number")
-    )
+    from tournaments.models import Game
+    from tournaments.standings.selectors import tournament_standings
+
+    with CaptureQueriesContext(connection) as queries:
+        tournament_standings(t)
+    parts = []
+    with connection.cursor() as cursor:
+        for number, query in enumerate(queries.captured_queries, start=1):
+            cursor.execute("EXPLAIN ANALYZE " + query["sql"])
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            parts += [f"-- standings, query {number}: {query['sql'][:120]}...", plan]
     latest = Game.objects.filter(tournament=t).order_by("-created", "-pk")[:8]
     changed = (
         Game.objects.filter(tournament=t, version__gt=t.version - 5)
@@ -520,8 +528,7 @@ def explain(t) -> str:
     )
     return "\n".join(
         [
-            "-- standings: the seats' totals (sheets.selectors.seat_lines)",
-            seats.explain(analyze=True),
+            *parts,
             "-- the latest games (games found by their tournament)",
             latest.explain(analyze=True),
             "-- games changed since a version (the live feed's query)",
