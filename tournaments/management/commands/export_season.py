@@ -3,14 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
 from tournaments.leagues.interchange import season_text
-from tournaments.models import Season
-
-
-def season_by_slug(slug: str) -> Season:
-    try:
-        return Season.objects.select_related("league", "club").get(slug=slug)
-    except Season.DoesNotExist:
-        raise CommandError(f"no season with slug '{slug}'") from None
+from tournaments.management.lookups import season_by_slug
 
 
 class Command(BaseCommand):

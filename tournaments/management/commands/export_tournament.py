@@ -6,14 +6,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
 from tournaments.interchange import export_document
-from tournaments.models import Tournament
-
-
-def tournament_by_slug(slug: str) -> Tournament:
-    try:
-        return Tournament.objects.get(slug=slug)
-    except Tournament.DoesNotExist:
-        raise CommandError(f"no tournament with slug '{slug}'") from None
+from tournaments.management.lookups import tournament_by_slug
 
 
 class Command(BaseCommand):

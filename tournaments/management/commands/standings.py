@@ -11,10 +11,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
-from tournaments.interchange import standings_json
-from tournaments.leagues.selectors import season_tables, tables_json
-from tournaments.management.commands.export_season import season_by_slug
-from tournaments.management.commands.export_tournament import tournament_by_slug
+from tournaments.management.lookups import season_by_slug, tournament_by_slug
+from tournaments.standings.selectors import standings_json
 
 
 def standings_text(rows: list[dict], *, list_scoring: bool) -> str:
@@ -66,6 +64,9 @@ class Command(BaseCommand):
         if season is not None:
             if options["format"] != "json":
                 raise CommandError("a season's tables are printed with --format json")
+            # Imported here: the tournament's standings, the usual question, do not need it.
+            from tournaments.leagues.selectors import season_tables, tables_json
+
             tables = tables_json(season_tables(season_by_slug(season)))
             self.stdout.write(json.dumps(tables, ensure_ascii=False, indent=2))
             return
