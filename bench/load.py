@@ -196,6 +196,13 @@ def start_server(args) -> subprocess.Popen:
     raise SystemExit("the server did not answer within 120 s; see bench/out/serve.log")
 
 
+def static_files(port: int) -> dict[str, int]:
+    """The status of each stylesheet and script the home page links (hashed names)."""
+    _status, page = get(port, "/", timeout=10)
+    paths = re.findall(rb'(?:href|src)="(/static/[^"]+)"', page)
+    return {path.decode(): get(port, path.decode(), timeout=10)[0] for path in paths}
+
+
 def stop_server(server: subprocess.Popen):
     if server.poll() is None:
         os.killpg(server.pid, signal.SIGTERM)
@@ -617,6 +624,14 @@ def main(argv=None):
         print(explain(small))
     server = start_server(args)
     try:
+        statics = static_files(args.port)
+        print(f"\nstatic files of the home page under make serve: {statics}")
+        checks.append(
+            (
+                f"static files answer 200 under make serve ({len(statics)} of the home page)",
+                bool(statics) and all(status == 200 for status in statics.values()),
+            )
+        )
         chosen = {"small": [small], "large": [large]}.get(args.only, [small, large])
         for t in chosen:
             players = t.registrations.count()
