@@ -88,6 +88,19 @@ def generate(players: int, series: int, seed: int) -> Path:
     return path
 
 
+def _create_if_missing(url: str):
+    """The PostgreSQL database of `url`, created if it does not exist yet."""
+    import urllib.parse
+
+    import psycopg
+
+    parsed = urllib.parse.urlparse(url)
+    name = parsed.path.lstrip("/")
+    with psycopg.connect(parsed._replace(path="/postgres").geturl(), autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
 def fresh_database(base_url: str | None, label: str) -> str:
     """An empty, migrated database: a new SQLite file, or the given one emptied."""
     if base_url is None:
@@ -97,6 +110,7 @@ def fresh_database(base_url: str | None, label: str) -> str:
         url = f"sqlite:///{database}"
     else:
         url = base_url
+        _create_if_missing(url)
         _manage(url, "migrate", "--no-input")
         _manage(url, "flush", "--no-input")
     _manage(url, "migrate", "--no-input")

@@ -3,7 +3,7 @@
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.cache import patch_cache_control
@@ -13,8 +13,17 @@ from django_tables2 import RequestConfig
 
 from tournaments import permissions
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
-from tournaments.models import Category, Player, Registration, Season, Seat, Series, Tournament
-from tournaments.sheets.selectors import latest_games, table_sheet
+from tournaments.models import (
+    Category,
+    Game,
+    Player,
+    Registration,
+    Season,
+    Seat,
+    Series,
+    Tournament,
+)
+from tournaments.sheets.selectors import TOTAL_FIELDS, latest_games, table_sheet
 from tournaments.standings import charts
 from tournaments.standings.caching import (
     TournamentPageMixin,
@@ -169,18 +178,42 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
     context_object_name = "player"
 
     def page_state(self) -> str:
-        """The player's own fields and the versions of every tournament they are in."""
+        """What the page shows, not the versions of the player's tournaments: a game at
+        another table changes nothing here, so a phone following its own player page is
+        answered 304 until the player's own tables change.
+
+        The player's fields and club; their tournaments' names, dates and visibility; each
+        of their seats with its table and stored totals (`sheets.totals`: every game,
+        correction, penalty and settlement at the table moves them); and per tournament the
+        number and latest version of the games at their tables (a correction that keeps
+        the figures, a clubs game corrected to a diamonds game of the same value, still
+        changes the games declared by type).
+        """
         pk = self.kwargs["pk"]
-        own = Player.objects.filter(pk=pk).values_list("name", "team", "category", "club_id")
+        own = Player.objects.filter(pk=pk).values_list(
+            "name", "team", "category", "club_id", "club__name"
+        )
         tournaments = (
             Tournament.objects.filter(
                 Q(pk__in=Registration.objects.filter(player_id=pk).values("tournament_id"))
                 | Q(pk__in=Seat.objects.filter(player_id=pk).values("series__tournament_id"))
             )
             .order_by("pk")
-            .values_list("pk", "version", "changed", "published")
+            .values_list("pk", "published", "name", "date", "slug")
         )
-        return repr((list(own), list(tournaments)))
+        seats = (
+            Seat.objects.filter(player_id=pk)
+            .order_by("pk")
+            .values_list("pk", "table_id", "table__number", "series__number", *TOTAL_FIELDS)
+        )
+        games = (
+            Game.objects.filter(table_id__in=Seat.objects.filter(player_id=pk).values("table_id"))
+            .values("tournament_id")
+            .annotate(n=Count("id"), latest=Max("version"))
+            .order_by("tournament_id")
+            .values_list("tournament_id", "n", "latest")
+        )
+        return repr((list(own), list(tournaments), list(seats), list(games)))
 
     def get_queryset(self):
         return Player.objects.select_related("club")

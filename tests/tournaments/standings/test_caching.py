@@ -29,7 +29,7 @@ from tournaments.registry.services import (
     tournament_set_status,
     tournament_update,
 )
-from tournaments.sheets.services import game_record, penalty_record, table_close
+from tournaments.sheets.services import game_correct, game_record, penalty_record, table_close
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -268,3 +268,40 @@ def test_a_render_that_ended_without_a_page_is_not_waited_for(page_cache, table)
     assert response["X-Page-Cache"] == "miss" and response.status_code == 200
     assert time.monotonic() - started < 1.5  # did not wait for the whole RENDER_WAIT
     assert cache.get(f"{key}:rendering") is None
+
+
+def test_a_player_page_changes_with_the_players_own_tables_only(client, tournament, roster):
+    """A phone following its own player page is answered 304 while games are entered at
+    other tables, and gets the new page with every change at the player's own table:
+    a game, a correction that keeps the score (a diamonds game with 3 corrected to a clubs
+    game with 2: 36 either way, but the games by type change), a penalty, a rename."""
+    for player in roster(8):
+        registration_add(tournament=tournament, players=[player])
+    series = series_draw(tournament=tournament, seed=2)
+    mine, other = series.tables.order_by("number")
+    player = mine.seats.get(number=2).player
+    url = reverse("player_detail", kwargs={"pk": player.pk})
+    etag = client.get(url)["ETag"]
+
+    def changed() -> bool:
+        nonlocal etag
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+        etag = response["ETag"]
+        return response.status_code == 200
+
+    game_record(table=other, data=GRAND)
+    assert not changed()
+    diamonds = {"declarer": 2, "game": "diamonds", "matadors": 3, "card_points": 70, "bid": 18}
+    game = game_record(table=mine, data=diamonds)
+    assert changed()
+    assert "Diamonds" in client.get(url).content.decode()
+    game_correct(game=game, data={**diamonds, "game": "clubs", "matadors": 2})
+    assert changed()
+    page = client.get(url).content.decode()
+    assert "Clubs" in page and "Diamonds" not in page
+    penalty_record(table=mine, seat=2, points=-10)
+    assert changed()
+    game_record(table=other, data={**GRAND, "declarer": 3})  # seat 2 deals game 2
+    assert not changed()
+    tournament_update(tournament=tournament, name="Renamed evening")
+    assert changed()
