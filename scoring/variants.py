@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from scoring.errors import fail, show_int, show_text
-from scoring.game import DEFAULT_BONUS, Bonus, Game, GameResult
+from scoring.game import DEFAULT_BONUS, Bonus, Game, GameResult, first_given
 from scoring.tables import ISPA_TABLE_SIZES, NA_TABLE_SIZES, RAMSCH_RESULTS
 
 __all__ = [
@@ -151,10 +151,9 @@ def ramsch_score(game: Game, ramsch_rule: str, bonus: Bonus = DEFAULT_BONUS) -> 
     if game.game != "ramsch":
         raise fail("ramsch_rule_not_ramsch", game=show_text(game.game))
     _check_ramsch_rule(game.rules, ramsch_rule)
-    for field in _NOT_FOR_RAMSCH:
-        value = getattr(game, field)
-        if value is not None and value is not False:
-            raise fail("field_not_allowed", field=field, what="ramsch")
+    field = first_given(game, _NOT_FOR_RAMSCH)
+    if field is not None:
+        raise fail("field_not_allowed", field=field, what="ramsch")
     sizes = NA_TABLE_SIZES if game.rules == "na" else ISPA_TABLE_SIZES
     if game.table_size not in sizes:
         raise fail("table_size_range", sizes=" or ".join(str(size) for size in sorted(sizes)))
