@@ -16,6 +16,8 @@ module (`sheets.services`, `entry.services`, ...), and the computed values of ea
 plain SQL sums (`sheets.selectors.seat_lines`, `standings.selectors`).
 """
 
+import uuid
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -196,6 +198,11 @@ class Season(models.Model):
         return self.league or self.club
 
 
+def layout_token() -> str:
+    """A new `Tournament.layout`."""
+    return uuid.uuid4().hex
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("planned")
@@ -318,6 +325,10 @@ class Tournament(models.Model):
     version = models.PositiveBigIntegerField(default=0, editable=False)
     # When `version` last moved: the API's Last-Modified (its ETag is the version).
     changed = models.DateTimeField(default=timezone.now, editable=False)
+    # Drawn afresh by every write other than to score sheets alone (`version_bump`): while
+    # it stays, the standings of a newer version are those of an older one with the seats
+    # of the tables changed since (`Table.sheet_version`) read again.
+    layout = models.CharField(max_length=32, default=layout_token, editable=False)
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -491,11 +502,14 @@ class Table(models.Model):
         related_name="tables",
         verbose_name=_("venue"),
     )
+    # The tournament's version at the latest write to this sheet (`version_bump`).
+    sheet_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["series", "number"]
         verbose_name = _("table")
         verbose_name_plural = _("tables")
+        indexes = [models.Index(fields=["series", "sheet_version"], name="table_sheet_version")]
         constraints = [
             models.UniqueConstraint(fields=["series", "number"], name="table_number_once"),
             models.CheckConstraint(condition=Q(size__in=TABLE_SIZES), name="table_size_3_to_5"),

@@ -307,7 +307,7 @@ def game_record_at_table(
         game = game_build(table=table, number=expected, data=data)
         game.provisional = True
         game.client_id = client_id
-        game.version = version_bump(tournament_id=table.series.tournament_id)
+        game.version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         try:
             with transaction.atomic():
                 game.save()
@@ -376,7 +376,7 @@ def sheet_copy_record(
         copy.save(update_fields=["rows", "updated"])
         # The second copy decides which rows are disputed, and those count nowhere.
         seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id)
+        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         GameChange.objects.create(
             table=table,
             game=None,
@@ -443,7 +443,7 @@ def row_undo_at_table(*, table: Table, client_id, second_copy: bool = False) -> 
         else:
             game.delete()
         seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id)
+        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return number
 
 
@@ -473,7 +473,7 @@ def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> in
                     % {"numbers": ", ".join(str(n) for n in unsettled)},
                     code="copies_differ",
                 )
-        version = version_bump(tournament_id=table.series.tournament_id)
+        version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         Game.objects.filter(pk__in=[g.pk for g in games]).update(
             provisional=False, version=version
         )
@@ -585,7 +585,7 @@ def sheet_settle(*, table: Table, choose: str, number: int | None = None, user=N
             details={"games": sorted(row.number for row in rows), "choose": choose},
         )
         seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id)
+        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return sorted(row.number for row in rows)
 
 
@@ -611,7 +611,7 @@ def _settle_second(table: Table, row, user):
     _check_entry_open(table)
     game = game_build(table=table, number=row.number, data=row.second)
     game.provisional = True
-    game.version = version_bump(tournament_id=table.series.tournament_id)
+    game.version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     game.save()
     GameChange.objects.create(
         table=table,

@@ -149,7 +149,7 @@ def game_record(
                 % {"size": table.size, "limit": limit}
             )
         game = game_build(table=table, number=number, data=data)
-        game.version = version_bump(tournament_id=table.series.tournament_id)
+        game.version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         game.save()
         seat_totals_refresh(table_ids=[table.pk])
         GameChange.objects.create(
@@ -198,7 +198,7 @@ def games_bulk_record(*, table: Table, rows: Sequence[Mapping]) -> list[Game]:
             for number, row in enumerate(rows, start=start + 1)
         ]
         if games:
-            version = version_bump(tournament_id=table.series.tournament_id)
+            version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
             for game in games:
                 game.version = version
         Game.objects.bulk_create(games, batch_size=1000)
@@ -226,7 +226,7 @@ def game_correct(
         diff = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
         if not diff:
             return current
-        updated.version = version_bump(tournament_id=table.series.tournament_id)
+        updated.version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         updated.save()
         penalties_follow(game=updated)
         sheet_changed(table)
@@ -268,7 +268,7 @@ def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str
             _penalty_history(penalty, action=PenaltyChange.Action.DELETED, user=user)
         game.delete()
         seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id)
+        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         sheet_changed(table)
 
 
@@ -309,7 +309,7 @@ def penalty_record(
         )
         sheet_changed(table)
         seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id)
+        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return penalty
 
 
@@ -354,7 +354,7 @@ def penalty_law_record(
             penalties.append(penalty)
         sheet_changed(table)
         seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id)
+        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return penalties
 
 
@@ -389,7 +389,7 @@ def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
             row.delete()
         sheet_changed(table)
         seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id)
+        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
 
 
 @dataclass(frozen=True)
@@ -480,7 +480,7 @@ def table_close(
             reason=table.closed_short,
         )
         table.save(update_fields=["closed", "paper_totals"])
-        version_bump(tournament_id=table.series.tournament_id)
+        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return differences
 
 
@@ -499,5 +499,5 @@ def table_reopen(*, table: Table, user=None, reason: str = "") -> Table:
             table=table,
             reason=reason,
         )
-        version_bump(tournament_id=table.series.tournament_id)
+        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return table

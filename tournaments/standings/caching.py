@@ -30,11 +30,22 @@ from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
+from django.urls import get_script_prefix
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.functional import cached_property
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from tournaments.standings.selectors import tournament_standings
+from tournaments.standings.cards import card_maker
+from tournaments.standings.selectors import (
+    ComputedStandings,
+    series_progress,
+    series_standings_from,
+    series_tables,
+    standings_advance,
+    standings_computed,
+    tournament_standings,
+)
 
 CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
 CSRF_PLACEHOLDER = b'name="csrfmiddlewaretoken" value="\x00csrf\x00"'
@@ -170,9 +181,11 @@ class TournamentPageMixin(VersionedPageMixin):
         return tournament_state(self.tournament)
 
 
-# Standings computed per process, for the latest few versions (`standings_of`).
+# Standings computed per process, for the latest few versions (`standings_of`), and the
+# latest computed per tournament and category, from which a newer version is advanced.
 STANDINGS_KEPT = 16
 _standings: OrderedDict[tuple, list] = OrderedDict()
+_latest: dict[tuple, tuple[str, ComputedStandings]] = {}
 _standings_lock = threading.Lock()
 _compute_lock = threading.Lock()
 
@@ -181,6 +194,9 @@ def standings_forget():
     """Drop this process's computed standings (benchmarks measure a cold start with it)."""
     with _standings_lock:
         _standings.clear()
+        _latest.clear()
+        _series_earlier.clear()
+        _cards.clear()
 
 
 def standings_of(tournament, *, category: str | None = None):
@@ -190,8 +206,11 @@ def standings_of(tournament, *, category: str | None = None):
     Kept in this process, not in the shared cache: the key holds the version read for
     this request, so no process can answer from older results than the request's, and
     2,000 rows are cheaper to compute again than to pickle through a cache (the rendered
-    pages are what the cache shares). The caller gets its own list of the shared rows
-    (django-tables2 sorts a list in place); the rows are not to be changed.
+    pages are what the cache shares). A version after writes to score sheets alone (the
+    tournament's `layout` unchanged) is advanced from the latest one computed here
+    (`standings_advance`: the seats of the tables written since are read again), not
+    computed afresh. The caller gets its own list of the shared rows (django-tables2
+    sorts a list in place); the rows are not to be changed.
     """
     if not settings.PAGE_CACHE:
         return tournament_standings(tournament, category=category)
@@ -202,12 +221,108 @@ def standings_of(tournament, *, category: str | None = None):
         with _compute_lock:
             rows = _kept(key)
             if rows is None:
-                rows = tournament_standings(tournament, category=category)
-                with _standings_lock:
-                    _standings[key] = rows
-                    while len(_standings) > STANDINGS_KEPT:
-                        _standings.popitem(last=False)
+                rows = _compute(tournament, category)
+                _keep(key, rows)
     return list(rows)
+
+
+def _compute(tournament, category: str | None) -> list:
+    latest_key = (tournament.pk, category or "")
+    latest = _latest.get(latest_key)
+    computed = None
+    if latest is not None and latest[0] == tournament.layout:
+        base = latest[1]
+        if base.version == tournament.version:
+            return base.rows
+        if base.version < tournament.version:
+            computed = standings_advance(tournament, base, category=category)
+    if computed is None:
+        computed = standings_computed(tournament, category=category)
+    if latest is None or latest[0] != tournament.layout or latest[1].version < computed.version:
+        with _standings_lock:
+            _latest[latest_key] = (tournament.layout, computed)
+            while len(_latest) > STANDINGS_KEPT:
+                _latest.pop(next(iter(_latest)))
+    return computed.rows
+
+
+# Per tournament, layout, category and series: the rows of its latest series standings.
+_series_earlier: OrderedDict[tuple, dict] = OrderedDict()
+
+
+def series_standings_of(tournament, number: int, *, category: str | None = None):
+    """`series_standings_from` the tournament's standings (`standings_of`), computed once
+    per version in this process, sharing the rows of players whose result in the series
+    did not change since the version before."""
+    standings = standings_of(tournament, category=category)
+    if not settings.PAGE_CACHE:
+        return series_standings_from(standings, number)
+    key = (tournament_state(tournament), category or "", number)
+    rows = _kept(key)
+    if rows is None:
+        with _compute_lock:
+            rows = _kept(key)
+            if rows is None:
+                earlier_key = (tournament.pk, tournament.layout, category or "", number)
+                with _standings_lock:
+                    earlier = _series_earlier.setdefault(earlier_key, {})
+                    _series_earlier.move_to_end(earlier_key)
+                    while len(_series_earlier) > STANDINGS_KEPT:
+                        _series_earlier.popitem(last=False)
+                rows = series_standings_from(standings, number, earlier=earlier)
+                _keep(key, rows)
+    return list(rows)
+
+
+def progress_of(tournament):
+    """`series_progress` once per version of the tournament in this process (the standings'
+    pages and the series page show it)."""
+    if not settings.PAGE_CACHE:
+        return series_progress(tournament)
+    key = (tournament_state(tournament), "progress")
+    progress = _kept(key)
+    if progress is None:
+        progress = series_progress(tournament)
+        _keep(key, progress)
+    return progress
+
+
+# Per tournament, layout, series, language and script prefix: the version they were made
+# for and each table's card (by table number).
+_cards: OrderedDict[tuple, tuple[int, dict[int, str]]] = OrderedDict()
+
+
+def series_cards_of(tournament, series):
+    """The series page's table cards (`cards.table_cards_html`), made again for the tables
+    written since the version the cards were made for (`Table.sheet_version`): after a game
+    one card of 500 is new. Anything else that changes a card (a draw, a seat, the series'
+    length) draws a new layout, and the cards are made afresh."""
+    make = card_maker(tournament_slug=tournament.slug, series_number=series.number)
+    if not settings.PAGE_CACHE:
+        return mark_safe("\n".join(make(card) for card in series_tables(series)))  # noqa: S308
+    key = (tournament.pk, tournament.layout, series.pk, get_language(), get_script_prefix())
+    with _compute_lock:
+        kept = _cards.get(key)
+        if kept is None or kept[0] > tournament.version:
+            cards = {card.number: make(card) for card in series_tables(series)}
+        else:
+            cards = dict(kept[1])
+            if kept[0] < tournament.version:
+                written = series_tables(series, written_after=kept[0])
+                cards.update((card.number, make(card)) for card in written)
+        with _standings_lock:
+            _cards[key] = (tournament.version, cards)
+            _cards.move_to_end(key)
+            while len(_cards) > STANDINGS_KEPT:
+                _cards.popitem(last=False)
+    return mark_safe("\n".join(cards[number] for number in sorted(cards)))  # noqa: S308
+
+
+def _keep(key, value):
+    with _standings_lock:
+        _standings[key] = value
+        while len(_standings) > STANDINGS_KEPT:
+            _standings.popitem(last=False)
 
 
 def _kept(key):

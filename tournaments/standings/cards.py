@@ -31,23 +31,31 @@ def _address(name: str, **kwargs) -> str:
 
 def table_cards_html(*, tournament_slug: str, series_number: int, cards: list[TableCard]):
     """One `<div class="card">` per table: its link, progress, closed badge and players."""
+    make = card_maker(tournament_slug=tournament_slug, series_number=series_number)
+    return mark_safe("\n".join(make(card) for card in cards))  # noqa: S308 - escaped
+
+
+def card_maker(*, tournament_slug: str, series_number: int):
+    """A function of a `TableCard` giving its `<div class="card">` (in the language and
+    under the script prefix of the moment it was made)."""
     table_url = _address(
         "table_detail", tournament=tournament_slug, series=series_number, table=_SENTINEL
     )
     player_url = _address("player_detail", pk=_SENTINEL)
     closed = f' <span class="badge finished">{escape(_("closed"))}</span>'
     title = _("Table %(n)s")
-    parts = []
-    for card in cards:
+
+    def make(card: TableCard) -> str:
         players = "".join(
             f'<li><a href="{escape(player_url.format(pk))}">{escape(name)}</a></li>'
             for pk, name in card.players
         )
-        parts.append(
+        return (
             f'<div class="card"><h3><a href="{escape(table_url.format(card.number))}">'
             f"{escape(title % {'n': card.number})}</a> "
             f'<span class="muted small">{card.played}/{card.length}</span>'
             f"{closed if card.closed else ''}</h3>"
             f'<ol class="players">{players}</ol></div>'
         )
-    return mark_safe("\n".join(parts))  # noqa: S308 - every text above is escaped
+
+    return make

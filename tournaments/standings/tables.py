@@ -42,6 +42,11 @@ class QuickBodyMixin:
     """
 
     CELL_ARGUMENTS = {"value", "record", "column", "bound_column", "table"}
+    # True: each record's row is kept with the record, per columns, language and row
+    # attributes, and built again only for another record (a table whose records are not
+    # changed once made, and whose cells show nothing but the record: the standings, whose
+    # rows a newer version shares where they did not change).
+    keep_rows = False
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("template_name", "django_tables2/quick_table.html")
@@ -77,9 +82,21 @@ class QuickBodyMixin:
             return None
         context = Context(autoescape=True)
         tds = [mark_safe(f"<td {bound.attrs['td'].as_html()}>") for bound, *_ in plan]
+        kind = (type(self), *tds, get_language(), get_script_prefix())
         lines = []
         for row in self.paginated_rows:
             record = row.record
+            if self.row_attrs:
+                opening = f"<tr {row.attrs.as_html()}>"
+            else:  # what the attributes are without any of the table's own
+                opening = f'<tr class="{row.get_even_odd_css_class()}">'
+            kept = None
+            if self.keep_rows and hasattr(record, "__dict__"):
+                kept = record.__dict__.setdefault("_quick_rows", {})
+                line = kept.get((kind, opening))
+                if line is not None:
+                    lines.append(line)
+                    continue
             cells = []
             for td, (bound, accessor, empty, names, render) in zip(tds, plan, strict=True):
                 try:
@@ -104,7 +121,10 @@ class QuickBodyMixin:
                 else:
                     shown = render_value_in_context(cell, context)
                 cells.append(f"{td}{shown}</td>")
-            lines.append(f"<tr {row.attrs.as_html()}>{''.join(cells)}</tr>")
+            line = f"{opening}{''.join(cells)}</tr>"
+            if kept is not None:
+                kept[(kind, opening)] = line
+            lines.append(line)
         return mark_safe("\n".join(lines))
 
 
@@ -159,6 +179,8 @@ class StandingsTable(QuickBodyMixin, tables.Table):
     others_lost = tables.Column(verbose_name=_("Others' lost"), attrs=HIDE_PHONE_NUM)
     game_points = tables.Column(verbose_name=_("Game points"), attrs=HIDE_PHONE_NUM)
     list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
+
+    keep_rows = True
 
     class Meta:
         orderable = True

@@ -3,7 +3,7 @@
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.cache import patch_cache_control
@@ -15,7 +15,6 @@ from tournaments import permissions
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import (
     Category,
-    Game,
     Player,
     Registration,
     Season,
@@ -28,15 +27,14 @@ from tournaments.standings import charts
 from tournaments.standings.caching import (
     TournamentPageMixin,
     VersionedPageMixin,
+    progress_of,
+    series_cards_of,
+    series_standings_of,
     standings_of,
 )
-from tournaments.standings.cards import table_cards_html
 from tournaments.standings.selectors import (
     player_statistics,
     season_standings,
-    series_progress,
-    series_standings_from,
-    series_tables,
     team_standings,
 )
 from tournaments.standings.tables import (
@@ -93,7 +91,7 @@ class TournamentDetailView(TournamentPageMixin, TournamentMixin, TemplateView):
         category = _category(self.request)
         series = list(self.tournament.series.order_by("number"))
         standings = standings_of(self.tournament, category=category or None)
-        progress = series_progress(self.tournament)
+        progress = progress_of(self.tournament)
         has_teams = any(row.team for row in standings)
         table = StandingsTable(
             standings,
@@ -124,20 +122,16 @@ class SeriesDetailView(TournamentPageMixin, SeriesMixin, TemplateView):
         category = _category(self.request)
         # Taken from the tournament's standings of this version (computed once for its
         # pages), not read again: the same rows as `series_standings`.
-        standings = series_standings_from(
-            standings_of(self.tournament, category=category or None), self.series.number
+        standings = series_standings_of(
+            self.tournament, self.series.number, category=category or None
         )
         in_play = self.series.status == Series.Status.OPEN
         table = StandingsTable(
             standings, list_scoring=self.tournament.uses_list_points, in_play=in_play
         )
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
-        cards = table_cards_html(
-            tournament_slug=self.tournament.slug,
-            series_number=self.series.number,
-            cards=series_tables(self.series),
-        )
-        progress = [p for p in series_progress(self.tournament) if p.number == self.series.number]
+        cards = series_cards_of(self.tournament, self.series)
+        progress = [p for p in progress_of(self.tournament) if p.number == self.series.number]
         context.update(
             table=table,
             progress=progress,
@@ -182,12 +176,12 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
         another table changes nothing here, so a phone following its own player page is
         answered 304 until the player's own tables change.
 
-        The player's fields and club; their tournaments' names, dates and visibility; each
-        of their seats with its table and stored totals (`sheets.totals`: every game,
-        correction, penalty and settlement at the table moves them); and per tournament the
-        number and latest version of the games at their tables (a correction that keeps
-        the figures, a clubs game corrected to a diamonds game of the same value, still
-        changes the games declared by type).
+        The player's fields and club; their tournaments' names, dates, visibility and
+        layout (drawn afresh by every write to a tournament other than to score sheets);
+        each of their seats with its stored totals (`sheets.totals`) and its table's
+        `sheet_version`, which every write to the sheet moves (a correction that keeps the
+        figures, a clubs game corrected to a diamonds game of the same value, still changes
+        the games declared by type).
         """
         pk = self.kwargs["pk"]
         own = Player.objects.filter(pk=pk).values_list(
@@ -199,21 +193,21 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
                 | Q(pk__in=Seat.objects.filter(player_id=pk).values("series__tournament_id"))
             )
             .order_by("pk")
-            .values_list("pk", "published", "name", "date", "slug")
+            .values_list("pk", "published", "name", "date", "slug", "layout")
         )
         seats = (
             Seat.objects.filter(player_id=pk)
             .order_by("pk")
-            .values_list("pk", "table_id", "table__number", "series__number", *TOTAL_FIELDS)
+            .values_list(
+                "pk",
+                "table_id",
+                "table__number",
+                "table__sheet_version",
+                "series__number",
+                *TOTAL_FIELDS,
+            )
         )
-        games = (
-            Game.objects.filter(table_id__in=Seat.objects.filter(player_id=pk).values("table_id"))
-            .values("tournament_id")
-            .annotate(n=Count("id"), latest=Max("version"))
-            .order_by("tournament_id")
-            .values_list("tournament_id", "n", "latest")
-        )
-        return repr((list(own), list(tournaments), list(seats), list(games)))
+        return repr((list(own), list(tournaments), list(seats)))
 
     def get_queryset(self):
         return Player.objects.select_related("club")
