@@ -55,9 +55,7 @@ def main(argv=None):
     for _ in range(args.writes):
         table = tables[rng.randrange(len(tables))]
         path = f"/manage/t/{t.slug}/series/{table.series.number}/table/{table.number}/"
-        row = demo.random_game(
-            rng, rules=t.rules, table_size=table.size, number=table.played + 1
-        )
+        row = demo.random_game(rng, rules=t.rules, table_size=table.size, number=table.played + 1)
         started = time.perf_counter()
         response = secretary.post(path, load.form_fields(row))
         writes.append(time.perf_counter() - started)
