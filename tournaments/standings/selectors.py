@@ -176,15 +176,18 @@ def _tournament_standings(
             category=player_category,
             lot=lot,
         )
-    # The seats alone (no join per seat): the series' and tables' numbers come from two
-    # small queries, whatever the number of seats.
-    series = Series.objects.filter(tournament=tournament).order_by()
+    # The seats alone (no join per seat): the series' and tables' numbers come from one
+    # small query on the tables, whatever the number of seats.
+    tables = Table.objects.filter(series__tournament=tournament).order_by()
     if up_to_series is not None:
-        series = series.filter(number__lte=up_to_series)
-    series_numbers = dict(series.values_list("id", "number"))
-    table_numbers = dict(
-        Table.objects.filter(series_id__in=series_numbers).order_by().values_list("id", "number")
-    )
+        tables = tables.filter(series__number__lte=up_to_series)
+    table_numbers = {}
+    series_numbers = {}
+    for table_id, number, series_id, series_number in tables.values_list(
+        "id", "number", "series_id", "series__number"
+    ):
+        table_numbers[table_id] = number
+        series_numbers[series_id] = series_number
     seats = Seat.objects.filter(series_id__in=series_numbers).order_by()
     if category:
         seats = seats.filter(player__category=category)

@@ -4,6 +4,7 @@
 """
 
 from functools import lru_cache
+from html import escape
 
 import django_tables2 as tables
 from django.conf import settings
@@ -11,7 +12,7 @@ from django.template.base import render_value_in_context
 from django.template.context import Context
 from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import A, signature
@@ -83,6 +84,7 @@ class QuickBodyMixin:
         context = Context(autoescape=True)
         tds = [mark_safe(f"<td {bound.attrs['td'].as_html()}>") for bound, *_ in plan]
         kind = (type(self), *tds, get_language(), get_script_prefix())
+        grouping = settings.USE_THOUSAND_SEPARATOR
         lines = []
         for row in self.paginated_rows:
             record = row.record
@@ -116,8 +118,13 @@ class QuickBodyMixin:
                         "table": self,
                     }
                     cell = render(**{name: given[name] for name in names})
-                if type(cell) is int and not settings.USE_THOUSAND_SEPARATOR:
+                kind_of_cell = type(cell)
+                if kind_of_cell is int and not grouping:
                     shown = str(cell)  # what localize() gives an int without grouping
+                elif kind_of_cell is SafeString:
+                    shown = cell  # what the template shows of a safe string
+                elif kind_of_cell is str:
+                    shown = escape(cell)  # django.utils.html.escape is html.escape
                 else:
                     shown = render_value_in_context(cell, context)
                 cells.append(f"{td}{shown}</td>")
@@ -129,20 +136,46 @@ class QuickBodyMixin:
 
 
 def _getter(accessor: str):
-    """A function of a record giving what `Accessor(accessor).resolve` gives: a plain
-    attribute name is read directly (most cells), anything else through the Accessor."""
+    """A function of a record giving what `Accessor(accessor).resolve` gives: attributes of
+    plain objects and keys of plain dicts are read directly (most cells, and the series
+    columns' `series__2__list_points`: the series dict's keys are numbers), anything else
+    (a callable, an object with `[]`, a key not there) through the Accessor."""
     resolve = A(accessor).resolve
-    if accessor.isidentifier():
-        missing = object()
+    if "." in accessor or not accessor:
+        return resolve
+    bits = [(bit, int(bit) if bit.isdigit() else None) for bit in accessor.split("__")]
+    missing = object()
 
-        def read(record):
-            value = getattr(record, accessor, missing)
-            if value is missing or callable(value) or isinstance(record, dict):
+    def read(record):
+        if isinstance(record, dict):
+            return resolve(record)
+        current = record
+        for bit, number in bits:
+            if type(current) is dict:
+                if bit in current:
+                    current = current[bit]
+                elif number is not None and number in current:
+                    current = current[number]
+                else:
+                    return resolve(record)
+            elif _subscriptable(type(current)):
                 return resolve(record)
-            return value
+            else:
+                current = getattr(current, bit, missing)
+                if current is missing:
+                    return resolve(record)
+            if callable(current):
+                return resolve(record)
+            if current is None:
+                break
+        return current
 
-        return read
-    return resolve
+    return read
+
+
+@lru_cache(maxsize=256)
+def _subscriptable(kind: type) -> bool:
+    return hasattr(kind, "__getitem__")
 
 
 _PLAYER_SENTINEL = 987654321
@@ -150,18 +183,20 @@ _PLAYER_SENTINEL = 987654321
 
 @lru_cache(maxsize=64)
 def _player_url_parts(_language, _prefix) -> tuple[str, str]:
-    """The player page's address around its id, per language and script prefix (the
-    address is the same for every player but the id: reversed once, not per row)."""
+    """The player page's address around its id, escaped, per language and script prefix
+    (the address is the same for every player but the id: reversed once, not per row)."""
     before, after = reverse("player_detail", kwargs={"pk": _PLAYER_SENTINEL}).rsplit(
         str(_PLAYER_SENTINEL), 1
     )
-    return before, after
+    return escape(before), escape(after)
 
 
 def _player_link(record):
+    """`<a href="/players/ID/">name</a>`, as format_html makes it (every part escaped)."""
     before, after = _player_url_parts(get_language(), get_script_prefix())
-    return format_html(
-        '<a href="{}{}{}">{}</a>', before, record.player_id, after, record.player_name
+    return SafeString(
+        f'<a href="{before}{escape(str(record.player_id))}{after}">'
+        f"{escape(str(record.player_name))}</a>"
     )
 
 
