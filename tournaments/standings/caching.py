@@ -36,13 +36,12 @@ from django.utils.functional import cached_property
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from tournaments.standings.advance import series_standings_from, standings_advance
 from tournaments.standings.cards import card_maker
 from tournaments.standings.selectors import (
     ComputedStandings,
     series_progress,
-    series_standings_from,
     series_tables,
-    standings_advance,
     standings_computed,
     tournament_standings,
 )

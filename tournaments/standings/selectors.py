@@ -14,7 +14,7 @@ import gc
 from collections import defaultdict
 from collections.abc import Iterable
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.db.models import Count, Max, Q
@@ -107,7 +107,7 @@ STANDING_SEAT_FIELDS = ("player_id", "series_id", "table_id", *SEAT_TOTALS)
 
 
 @contextmanager
-def _collector_paused():
+def collector_paused():
     """Python's cyclic garbage collector paused while rows are built: thousands of new
     objects set it off several times, and each full pass walks every live object of the
     process (it doubled the standings page of a 4,000-player open). The rows hold no
@@ -152,7 +152,7 @@ def standings_computed(
     tournament: Tournament, *, category: str | None = None, up_to_series: int | None = None
 ) -> ComputedStandings:
     """`tournament_standings` with what they were computed from."""
-    with _collector_paused():
+    with collector_paused():
         return _tournament_standings(tournament, category=category, up_to_series=up_to_series)
 
 
@@ -247,99 +247,6 @@ def _tournament_standings(
     )
 
 
-def standings_advance(
-    tournament: Tournament, computed: ComputedStandings, *, category: str | None = None
-) -> ComputedStandings | None:
-    """The standings of the tournament's version from those of an older version, when
-    every write between them changed score sheets alone (`versions.version_bump` with
-    `sheets`; the caller checks the tournament's `layout`): one query for the seats of the
-    tables written since (`Table.sheet_version`), whose stored totals replace those the
-    older standings had; the players' rows are added up again and ranked.
-
-    Rows that did not change are shared with the older standings (a row whose rank moved
-    is a copy). None when a seat read was not there before (a write that should have
-    drawn a new layout): compute the standings afresh.
-    """
-    seats = Seat.objects.filter(
-        series_id__in=computed.series_numbers, table__sheet_version__gt=computed.version
-    ).order_by()
-    if category:
-        seats = seats.filter(player__category=category)
-    lines = seats.values_list(*STANDING_SEAT_FIELDS)
-    known = computed.seats
-    changed: dict[int, list[tuple]] = defaultdict(list)
-    for line in lines:
-        before = known.get((line[0], line[1]))
-        if before is None or before[2] != line[2]:
-            return None
-        if before != line:
-            changed[line[0]].append((before, line))
-    version = tournament.version
-    if not changed:
-        return ComputedStandings(computed.rows, version, computed.series_numbers, known)
-    seats_now = dict(known)
-    fresh: dict[int, StandingRow] = {}
-    for row in computed.rows:
-        if row.player_id in changed:
-            fresh[row.player_id] = _row_changed(row, changed[row.player_id], computed)
-    if len(fresh) != len(changed):  # a player without a row: not a sheet's change
-        return None
-    for lines_of_player in changed.values():
-        for _before, line in lines_of_player:
-            seats_now[(line[0], line[1])] = line
-    ordered = sorted(
-        (fresh.get(row.player_id, row) for row in computed.rows), key=StandingRow.sort_key
-    )
-    return ComputedStandings(
-        _ranked_sharing(ordered, fresh), version, computed.series_numbers, seats_now
-    )
-
-
-def _row_changed(
-    row: StandingRow, changes: list[tuple[tuple, tuple]], computed: ComputedStandings
-) -> StandingRow:
-    """A copy of a player's row with the stored totals of some of their seats replaced."""
-    # replace(), not copy(): what is kept with the older row (its HTML) stays with it.
-    new = replace(row, series=dict(row.series), provisional_series=set(row.provisional_series))
-    for before, line in changes:
-        (_p, series_id, _t, list_points, game_points, won, lost, others_lost, games, prov) = line
-        number = computed.series_numbers[series_id]
-        new.list_points += list_points - before[3]
-        new.game_points += game_points - before[4]
-        new.won += won - before[5]
-        new.lost += lost - before[6]
-        new.others_lost += others_lost - before[7]
-        new.games += games - before[8]
-        new.provisional_series.discard(number)
-        if prov:
-            new.provisional_series.add(number)
-        old = row.series[number]
-        new.series[number] = SeriesResult(
-            number, list_points, game_points, won, lost, others_lost, old.table, games
-        )
-    new.provisional = bool(new.provisional_series)
-    return new
-
-
-def _ranked_sharing(ordered: list[StandingRow], fresh: dict[int, StandingRow]) -> list:
-    """`shared_ranks` without changing a row shared with older standings: a shared row
-    whose rank moved is replaced by a copy."""
-    ranked = []
-    previous = previous_key = None
-    own = {id(row) for row in fresh.values()}
-    for index, row in enumerate(ordered):
-        key = row.rank_key()
-        rank = previous.rank if previous is not None and key == previous_key else index + 1
-        if row.rank != rank:
-            if id(row) in own:
-                row.rank = rank
-            else:
-                row = replace(row, rank=rank)
-        ranked.append(row)
-        previous, previous_key = row, key
-    return ranked
-
-
 def standings_json(tournament: Tournament) -> list[dict]:
     """The standings as interchange.md "Standings JSON" has them, in rank order."""
     return [
@@ -376,60 +283,6 @@ def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:
         if row.series:
             groups[(row.list_points, row.won, row.lost)].append(row)
     return [group for group in groups.values() if len(group) > 1]
-
-
-def series_standings_from(
-    standings: list[StandingRow], number: int, *, earlier: dict | None = None
-) -> list[StandingRow]:
-    """`series_standings` of series `number` taken from the tournament's standings (same
-    category), which hold every seat's result per series: the series page of a large open
-    reuses the standings its tournament's pages computed for the same version.
-
-    `earlier` (a dict kept by the caller for the series, category and layout, empty at
-    first) lets a later version share rows: a player whose result in the series is still
-    the same object (`standings_advance` shares what it did not change) keeps the row made
-    for it then, unless its rank moved; the dict is updated for the next call.
-    """
-    with _collector_paused():
-        rows = []
-        fresh = {}
-        for row in standings:
-            result = row.series.get(number)
-            if result is None:
-                continue
-            kept = earlier.get(row.player_id) if earlier is not None else None
-            if kept is not None and kept[0] is result:
-                rows.append(kept[1])
-            else:
-                made = _series_row(row, number, result)
-                fresh[row.player_id] = made
-                rows.append(made)
-        ranked = _ranked_sharing(sorted(rows, key=StandingRow.sort_key), fresh)
-        if earlier is not None:
-            earlier.clear()
-            earlier.update((row.player_id, (row.series[number], row)) for row in ranked)
-        return ranked
-
-
-def _series_row(row: StandingRow, number: int, result: SeriesResult) -> StandingRow:
-    return StandingRow(
-        rank=0,
-        player_id=row.player_id,
-        player_name=row.player_name,
-        club=row.club,
-        team=row.team,
-        category=row.category,
-        list_points=result.list_points,
-        game_points=result.game_points,
-        won=result.won,
-        lost=result.lost,
-        others_lost=result.others_lost,
-        games=result.games,
-        lot=row.lot,
-        provisional=number in row.provisional_series,
-        provisional_series={number} & row.provisional_series,
-        series={number: result},
-    )
 
 
 def series_standings(series: Series, *, category: str | None = None) -> list[StandingRow]:

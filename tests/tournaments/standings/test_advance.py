@@ -20,7 +20,7 @@ from tournaments.sheets.services import (
     table_close,
     table_reopen,
 )
-from tournaments.standings import caching, selectors
+from tournaments.standings import advance, caching
 from tournaments.standings.caching import (
     progress_of,
     series_cards_of,
@@ -98,7 +98,7 @@ def test_advanced_standings_equal_standings_computed_afresh(
     players = Registration.objects.filter(tournament=tournament).values_list("player_id")
     Player.objects.filter(pk__in=[pk for (pk,) in players][::2]).update(category="seniors")
     advanced = []
-    real_advance = selectors.standings_advance
+    real_advance = advance.standings_advance
 
     def counting(*args, **kwargs):
         result = real_advance(*args, **kwargs)
