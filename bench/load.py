@@ -517,16 +517,28 @@ def explain(t) -> str:
     from django.test.utils import CaptureQueriesContext
 
     from tournaments.models import Game
-    from tournaments.standings.selectors import tournament_standings
+    from tournaments.standings.advance import standings_advance
+    from tournaments.standings.selectors import standings_computed, tournament_standings
 
+    t.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
         tournament_standings(t)
+    # After a game: the standings of the version before, advanced (the seats of the tables
+    # written since, found through the tables' index on series and sheet version).
+    computed = standings_computed(t)
+    computed.version -= 1
+    with CaptureQueriesContext(connection) as advancing:
+        standings_advance(t, computed)
     parts = []
     with connection.cursor() as cursor:
-        for number, query in enumerate(queries.captured_queries, start=1):
+        captured = [
+            *((f"standings, query {n}", q) for n, q in enumerate(queries.captured_queries, 1)),
+            *(("standings advanced after a game", q) for q in advancing.captured_queries),
+        ]
+        for title, query in captured:
             cursor.execute("EXPLAIN ANALYZE " + query["sql"])
             plan = "\n".join(row[0] for row in cursor.fetchall())
-            parts += [f"-- standings, query {number}: {query['sql'][:120]}...", plan]
+            parts += [f"-- {title}: {query['sql'][:120]}...", plan]
     latest = Game.objects.filter(tournament=t).order_by("-created", "-pk")[:8]
     changed = (
         Game.objects.filter(tournament=t, version__gt=t.version - 5)

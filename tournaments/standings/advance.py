@@ -38,7 +38,10 @@ def standings_advance(
     drawn a new layout): compute the standings afresh.
     """
     seats = Seat.objects.filter(
-        series_id__in=computed.series_numbers, table__sheet_version__gt=computed.version
+        series_id__in=computed.series_numbers,
+        # The tables' series too: their index (series, sheet_version) finds them.
+        table__series_id__in=computed.series_numbers,
+        table__sheet_version__gt=computed.version,
     ).order_by()
     if category:
         seats = seats.filter(player__category=category)

@@ -693,7 +693,7 @@ def series_tables(series: Series, *, written_after: int | None = None) -> list[T
     cards: dict[int, TableCard] = {}
     seats = Seat.objects.filter(series=series)
     if written_after is not None:
-        seats = seats.filter(table__sheet_version__gt=written_after)
+        seats = seats.filter(table__series=series, table__sheet_version__gt=written_after)
     seats = seats.order_by("table__number", "number").values_list(
         "table__number",
         "table__size",
