@@ -1,17 +1,15 @@
-"""Import's game rows: each distinct game of a document checked and valued once, and the
-rows inserted many at a time.
+"""Import's game rows: every row of a document checked, each distinct game valued once,
+and the rows inserted many at a time.
 
-A document of 100,000 games holds a few thousand distinct ones (the same grand with two,
-won with 61, ... at many tables). `GameRows.build` checks a sheet row through
-`games.game_build` (the one bridge to the rules engine) the first time it meets a game,
-and keeps what the row stores as a `GameRow`; a game that is the same in every field, at a
-table of the same size and on a deal where the same seats sit out, is checked and valued
-the same (`game_build` depends on nothing else), so it gets the kept row. A row the checks
-refuse is never kept: its message names its game number, so each refused row is checked
-on its own.
+A document of 100,000 games holds tens of thousands of distinct rows (declarers and card
+points vary) but only a few thousand distinct games as the engine values them (the same
+grand with two, won, ... at many tables). `GameRows.build` checks each sheet row through
+`games.game_row` (the one bridge to the rules engine), which values a game the first time
+it meets it (`games._memo_key`) and keeps what the row stores; every later row of that game
+gets the kept values with its own declarer, card points and tied seat. A row the checks
+refuse is never kept: its message names its game number and its card points.
 
-The kept rows are bounded (`KEEP`): a large document has more distinct games than are
-worth keeping (card points and bids vary), and memory must not grow with the file.
+The kept games are bounded (`KEEP`), so that memory does not grow with the file.
 
 `games_insert` writes rows with one `executemany` of a plain INSERT (on PostgreSQL one
 COPY; the column list from `Game._meta`): the ORM's `bulk_create` builds a model instance
@@ -28,8 +26,7 @@ from collections.abc import Mapping
 from django.db import connection
 from django.utils import timezone
 
-import scoring
-from tournaments.games import game_values
+from tournaments.games import game_row
 from tournaments.models import Game, Table
 
 # Set per game by the import (`games_insert`), not by the sheet row.
@@ -58,39 +55,25 @@ if {Game._meta.get_field(name).column for name in _COLUMNS} | {"id"} != {
     Game._meta.get_field(name).get_internal_type() not in _PLAIN for name in GameRow._fields
 ):  # pragma: no cover - a new Game column must be given a value here
     raise RuntimeError("interchange.rows: Game has a column the import does not write")
-# Distinct rows (and engine results) kept at most; then the keeping starts afresh.
+# Distinct games kept at most; then the keeping starts afresh.
 KEEP = 20_000
 
 
 class GameRows:
-    """The distinct games of one import, checked and valued once each (up to `KEEP`)."""
+    """The rows of one import, each distinct game valued once (`games.game_row`)."""
 
     def __init__(self):
-        self.memo: dict = {}  # game_build's engine results
-        self.rows: dict = {}  # (size, seats out, game) -> GameRow
+        self.memo: dict = {}  # game_row's valued games
 
     def build(self, *, table: Table, number: int, data: Mapping) -> GameRow:
         """The stored row of sheet row `number`, or UserError (as `game_build`)."""
-        size = table.size
-        try:
-            key = (
-                size,
-                scoring.sitting_out(number, size),
-                # The type too: True and 1 are equal keys, but not the same game.
-                frozenset((k, type(v), v) for k, v in data.items()),
-            )
-            row = self.rows.get(key)
-        except TypeError:  # an unhashable value (a list): checked, and refused, as it comes
-            key = row = None
-        if row is None:
-            if len(self.rows) >= KEEP or len(self.memo) >= KEEP:
-                self.rows.clear()
-                self.memo.clear()
-            values = game_values(table=table, number=number, data=data, memo=self.memo)
-            row = GameRow(*(getattr(values, name) for name in ROW_FIELDS), False)
-            if key is not None:
-                self.rows[key] = row
-        return row
+        if len(self.memo) >= KEEP:
+            self.memo.clear()
+        row = game_row(table=table, number=number, data=data, fields=ROW_FIELDS, memo=self.memo)
+        return _new_row(GameRow, (*row, False))
+
+
+_new_row = tuple.__new__
 
 
 def game_of(row: GameRow, *, table: Table, number: int) -> Game:
