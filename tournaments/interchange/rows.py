@@ -27,7 +27,8 @@ from django.db import connection
 from django.utils import timezone
 
 from tournaments.games import game_row
-from tournaments.models import Game, Table
+from tournaments.models import Game, Seat, Table
+from tournaments.sheets.selectors import TOTAL_FIELDS
 
 # Set per game by the import (`games_insert`), not by the sheet row.
 _PER_GAME = ("id", "table", "tournament", "number", "provisional", "client_id")
@@ -90,27 +91,51 @@ def games_insert(games: list[tuple[int, int, int, GameRow, object]]):
     """Insert games given as (table id, tournament id, number, row, client id or None)."""
     if not games:
         return
-    quote = connection.ops.quote_name
-    table = quote(Game._meta.db_table)
-    columns = ", ".join(quote(Game._meta.get_field(name).column) for name in _COLUMNS)
-    marks = ", ".join(["%s"] * len(_COLUMNS))
     stamp = Game._meta.get_field("created").get_db_prep_save(timezone.now(), connection)
     client = Game._meta.get_field("client_id")
     end = (None, stamp, stamp, 0)
-    params = [
-        (table_id, tournament_id, number, *row, *end)
-        if client_id is None
-        else (
-            (table_id, tournament_id, number, *row)
-            + (client.get_db_prep_save(client_id, connection), stamp, stamp, 0)
-        )
-        for table_id, tournament_id, number, row, client_id in games
-    ]
+    _rows_insert(
+        Game,
+        _COLUMNS,
+        [
+            (table_id, tournament_id, number, *row, *end)
+            if client_id is None
+            else (
+                (table_id, tournament_id, number, *row)
+                + (client.get_db_prep_save(client_id, connection), stamp, stamp, 0)
+            )
+            for table_id, tournament_id, number, row, client_id in games
+        ],
+    )
+
+
+# A seat as the import writes it: its table, series, number, player and table size, then
+# its totals (`sheets.totals.totals_of_rows`, whole numbers and a boolean).
+SEAT_COLUMNS = ("table_id", "series_id", "number", "player_id", "table_size", *TOTAL_FIELDS)
+if {Seat._meta.get_field(name).column for name in SEAT_COLUMNS} | {"id"} != {
+    field.column for field in Seat._meta.concrete_fields
+} or any(
+    Seat._meta.get_field(name).get_internal_type() not in _PLAIN for name in TOTAL_FIELDS
+):  # pragma: no cover - a new Seat column must be given a value here
+    raise RuntimeError("interchange.rows: Seat has a column the import does not write")
+
+
+def seats_insert(seats: list[tuple]):
+    """Insert seats given as values of `SEAT_COLUMNS` (nothing reads their keys back)."""
+    if seats:
+        _rows_insert(Seat, SEAT_COLUMNS, seats)
+
+
+def _rows_insert(model, columns: tuple[str, ...], rows: list[tuple]):
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    names = ", ".join(quote(model._meta.get_field(name).column) for name in columns)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # COPY: several times faster than a row-by-row INSERT through the driver.
-            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                for values in params:
+            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                for values in rows:
                     copy.write_row(values)
         else:
-            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", params)
+            marks = ", ".join(["%s"] * len(columns))
+            cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
