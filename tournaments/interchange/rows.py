@@ -15,7 +15,10 @@ The kept games are bounded (`KEEP`), so that memory does not grow with the file.
 COPY; the column list from `Game._meta`): the ORM's `bulk_create` builds a model instance
 and prepares every value of every row, most of an import's time. A row's values are whole
 numbers, booleans, strings and None (checked below, for the fields they come from), which
-both database drivers take as they are.
+both database drivers take as they are. On PostgreSQL the COPY is written in its text
+format by the import itself, each distinct row spelt once (`_games_copy`): the driver would
+spell every value of every row. `seats_insert` writes the seats (a few per table) by
+`executemany` or COPY, spelt by the driver.
 """
 
 from __future__ import annotations
@@ -87,26 +90,85 @@ def game_of(row: GameRow, *, table: Table, number: int) -> Game:
     return game
 
 
-def games_insert(games: list[tuple[int, int, int, GameRow, object]]):
-    """Insert games given as (table id, tournament id, number, row, client id or None)."""
-    if not games:
+def games_insert(tournament_id: int, tables: list[tuple[int, list[GameRow], Mapping]]):
+    """Insert the games of tables given as (table id, rows in sheet order, client ids by
+    game number)."""
+    if not tables:
         return
     stamp = Game._meta.get_field("created").get_db_prep_save(timezone.now(), connection)
     client = Game._meta.get_field("client_id")
+    if connection.vendor == "postgresql":
+        _games_copy(tournament_id, tables, stamp, client)
+        return
     end = (None, stamp, stamp, 0)
     _rows_insert(
         Game,
         _COLUMNS,
         [
             (table_id, tournament_id, number, *row, *end)
-            if client_id is None
+            if not client_ids or client_ids.get(number) is None
             else (
                 (table_id, tournament_id, number, *row)
-                + (client.get_db_prep_save(client_id, connection), stamp, stamp, 0)
+                + (client.get_db_prep_save(client_ids[number], connection), stamp, stamp, 0)
             )
-            for table_id, tournament_id, number, row, client_id in games
+            for table_id, rows, client_ids in tables
+            for number, row in enumerate(rows, start=1)
         ],
     )
+
+
+def _text(kind: str):
+    """How COPY's text format spells a value of a column of internal type `kind`."""
+    if kind == "BooleanField":
+        return lambda value: "\\N" if value is None else ("t" if value else "f")
+    if kind == "CharField":
+        return lambda value: "\\N" if value is None else value.translate(_ESCAPES)
+    return lambda value: "\\N" if value is None else str(int(value))
+
+
+_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+_ROW_TEXT = tuple(
+    _text(Game._meta.get_field(name).get_internal_type()) for name in GameRow._fields
+)
+# Lines sent to COPY at once.
+_COPY_LINES = 5_000
+
+
+def _games_copy(tournament_id, tables, stamp, client):
+    """PostgreSQL: the games by one COPY in its text format, each distinct row spelt once
+    (a document repeats its rows at many tables: spelling them is most of the work)."""
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(Game._meta.get_field(name).column) for name in _COLUMNS)
+    tail = f"\t\\N\t{stamp.isoformat()}\t{stamp.isoformat()}\t0\n"
+    spelt: dict[GameRow, str] = {}
+    with connection.cursor() as cursor:
+        copy_sql = f"COPY {quote(Game._meta.db_table)} ({names}) FROM STDIN"
+        with cursor.cursor.copy(copy_sql) as copy:
+            lines = []
+            for table_id, rows, client_ids in tables:
+                for number, row in enumerate(rows, start=1):
+                    if client_ids and client_ids.get(number) is not None:
+                        # A phone row's (few): as the driver spells them.
+                        copy.write("".join(lines))
+                        lines = []
+                        copy.write_row(
+                            (table_id, tournament_id, number, *row)
+                            + (client.get_db_prep_save(client_ids[number], connection),)
+                            + (stamp, stamp, 0)
+                        )
+                        continue
+                    text = spelt.get(row)
+                    if text is None:
+                        if len(spelt) >= KEEP:
+                            spelt.clear()
+                        text = spelt[row] = "\t".join(
+                            [spell(value) for spell, value in zip(_ROW_TEXT, row, strict=True)]
+                        )
+                    lines.append(f"{table_id}\t{tournament_id}\t{number}\t{text}{tail}")
+                if len(lines) >= _COPY_LINES:
+                    copy.write("".join(lines))
+                    lines = []
+            copy.write("".join(lines))
 
 
 # A seat as the import writes it: its table, series, number, player and table size, then

@@ -340,11 +340,7 @@ class _Writer:
             ]
         )
         games_insert(
-            [
-                (table.pk, tournament.pk, number, row, client_ids.get(number))
-                for table, rows, client_ids in games
-                for number, row in enumerate(rows, start=1)
-            ],
+            tournament.pk, [(table.pk, rows, client_ids) for table, rows, client_ids in games]
         )
         self.games_found(charged)
         _insert(Penalty, penalties)
