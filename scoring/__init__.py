@@ -14,6 +14,7 @@ and ``na`` (North American tournée skat, rules §3). Every rejected input raise
 from scoring.engine import is_valid_bid, result_to_contract, score, score_mapping, valid_bids
 from scoring.errors import MESSAGES, ScoringError
 from scoring.game import DEFAULT_BONUS, Bonus, Game, GameResult, parse_game
+from scoring.outcome import card_points_band
 from scoring.seeger_fabian import (
     SeatTotals,
     SheetGame,
@@ -53,6 +54,7 @@ __all__ = [
     "ScoringError",
     "SeatTotals",
     "SheetGame",
+    "card_points_band",
     "dealer",
     "is_valid_bid",
     "list_points_for",

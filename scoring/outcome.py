@@ -9,12 +9,48 @@ has the skat's points (0 to 22); in NA the opponents get it (card points 0).
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from scoring.errors import fail
 from scoring.game import Game
+from scoring.tables import (
+    ISPA_SCHNEIDER_FROM,
+    ISPA_SCHWARZ_SKAT_MAX,
+    NA_SCHNEIDER_FROM,
+)
 
-__all__ = ["play_outcome"]
+__all__ = ["card_points_band", "play_outcome"]
+
+# Where a test of the card points can change its answer: every comparison the engine
+# makes (the range 0-120, the schwarz declarer's skat points, the declarer schneider at 30,
+# 61 to win, the opponents schneider at 90 or 91, all tricks at 120) falls between two of
+# these. Both rule sets' limits are here, so a band means the same under either.
+_BAND_STARTS = tuple(
+    sorted(
+        {
+            0,
+            1,  # NA: a schwarz declarer has none (the skat is the opponents')
+            ISPA_SCHWARZ_SKAT_MAX + 1,
+            31,
+            61,
+            ISPA_SCHNEIDER_FROM,
+            NA_SCHNEIDER_FROM,
+            120,
+            121,
+        }
+    )
+)
 
 _JSON_BOOL = {True: "true", False: "false"}
+
+
+def card_points_band(card_points: int) -> int:
+    """The band of an integer ``card_points``: two games that differ only in card points of
+    one band are accepted or refused alike and, if accepted, score the same result (no rule
+    of either rule set tells them apart; ``tests/scoring`` checks every card point). A cache
+    of results may key on the band instead of the card points; a refusal's message still
+    names the card points, so only accepted games should be cached."""
+    return bisect_right(_BAND_STARTS, card_points)
 
 
 def play_outcome(

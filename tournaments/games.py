@@ -226,65 +226,90 @@ def _apply(game: Game, data: Mapping, result: scoring.GameResult, declarer: int 
         game.list_others = 0
 
 
-class GameValues:
-    """What `game_build` computes for a row, without a model instance: the attributes
-    `_apply` sets (an import values many rows and writes them itself)."""
+class _Values:
+    """The attributes `_apply` sets, without a model instance (`game_row`)."""
 
-    def __init__(self, table: Table, table_size: int):
+    def __init__(self, table: Table):
         self.table = table
-        self.table_size = table_size
+        self.table_size = table.size
 
 
-def game_build(*, table: Table, number: int, data: Mapping, memo: dict | None = None) -> Game:
-    """An unsaved, fully computed Game for sheet row `number`, or UserError.
-
-    `memo`: engine results by game (without its declarer) and table size, for many games
-    of one tournament at once (an import): each distinct game is valued once.
-    """
+def game_build(*, table: Table, number: int, data: Mapping) -> Game:
+    """An unsaved, fully computed Game for sheet row `number`, or UserError."""
     game = Game(
         table=table,
         tournament_id=table.series.tournament_id,
         number=number,
         table_size=table.size,
     )
-    _build(game, table=table, number=number, data=data, memo=memo)
+    _check_row(data)
+    declarer = check_declarer(table_size=table.size, number=number, data=data)
+    tournament = table.series.tournament
+    check_tie(tournament=tournament, table_size=table.size, number=number, data=data)
+    result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
+    _apply(game, data, result, declarer)
     return game
 
 
-def game_values(
-    *, table: Table, number: int, data: Mapping, memo: dict | None = None
-) -> GameValues:
-    """`game_build`'s checks and values for sheet row `number` as `GameValues`."""
-    values = GameValues(table, table.size)
-    _build(values, table=table, number=number, data=data, memo=memo)
-    return values
+_SHEET_FIELD_SET = frozenset(SHEET_FIELDS)
+# What `_apply` takes from the row itself rather than from its game (`_memo_key`).
+_PER_ROW = ("declarer", "ramsch_tie", "card_points")
 
 
-def _build(game, *, table: Table, number: int, data: Mapping, memo: dict | None):
-    unknown = set(data) - set(SHEET_FIELDS)
-    if unknown:
+def _check_row(data: Mapping):
+    if not _SHEET_FIELD_SET.issuperset(data):
+        unknown = set(data) - _SHEET_FIELD_SET
         raise UserError(
             _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(sorted(unknown))}
         )
-    tournament = table.series.tournament
-    declarer = check_declarer(table_size=table.size, number=number, data=data)
-    check_tie(tournament=tournament, table_size=table.size, number=number, data=data)
-    key = result = None
-    if memo is not None:
-        try:
-            # The type too: True and 1 are equal keys, but not the same game.
-            key = (
-                table.size,
-                frozenset((k, type(v), v) for k, v in data.items() if k != "declarer"),
-            )
-            result = memo.get(key)
-        except TypeError:  # an unhashable value (a list): valued, and refused, as it comes
-            key = result = None
-    if result is None:
-        result = game_evaluate(tournament=tournament, table_size=table.size, data=data)
+
+
+def _memo_key(table_size: int, data: Mapping) -> tuple:
+    """What a row's engine result and declared fields depend on besides its `_PER_ROW`
+    fields: the other fields with their types (True and 1 are equal keys, but not the same
+    game) and the band of its card points (`scoring.card_points_band`: card points of one
+    band are accepted and valued alike). Unhashable for a row with a list or object value."""
+    fields = dict(data)
+    fields.pop("declarer", None)
+    fields.pop("ramsch_tie", None)
+    card_points = fields.get("card_points")
+    if type(card_points) is int:
+        fields["card_points"] = scoring.card_points_band(card_points)
+    return (table_size, tuple(fields.items()), tuple(map(type, fields.values())))
+
+
+def game_row(*, table: Table, number: int, data: Mapping, fields: tuple, memo: dict) -> tuple:
+    """What `game_build` computes for sheet row `number`, as the tuple of the Game
+    attributes `fields`, or UserError; for many rows of one tournament at once (an import,
+    which writes the rows itself). Every row is checked; the engine's valuation and the
+    declared fields are computed once per distinct game (`_memo_key`) and kept in `memo`,
+    to which each row adds its own `_PER_ROW` fields. Only accepted rows are kept."""
+    _check_row(data)
+    size = table.size
+    declarer = check_declarer(table_size=size, number=number, data=data)
+    if "ramsch_tie" in data:  # else check_tie has nothing to check
+        check_tie(tournament=table.series.tournament, table_size=size, number=number, data=data)
+    key = _memo_key(size, data)
+    try:
+        kept = memo.get(key)
+    except TypeError:  # a list or object value: valued, and refused, as it comes
+        key = kept = None
+    if kept is None:
+        values = _Values(table)
+        result = game_evaluate(tournament=table.series.tournament, table_size=size, data=data)
+        _apply(values, data, result, declarer)
+        row = tuple([getattr(values, name) for name in fields])
         if key is not None:
-            memo[key] = result
-    _apply(game, data, result, declarer)
+            memo[key] = (row, *(fields.index(name) for name in _PER_ROW))
+        return row
+    row, at_declarer, at_tie, at_card_points = kept
+    row = list(row)
+    row[at_declarer] = declarer
+    tie = data.get("ramsch_tie")
+    row[at_tie] = tie if tie not in (None, "") else None
+    card_points = data.get("card_points")
+    row[at_card_points] = None if card_points == "" else card_points  # as `_apply`
+    return tuple(row)
 
 
 def game_preview(*, table: Table, data: Mapping, number: int | None = None) -> dict:

@@ -19,6 +19,7 @@ tournament issues new ones.
 from __future__ import annotations
 
 import datetime
+import functools
 import uuid
 from collections import defaultdict
 from collections.abc import Mapping
@@ -344,6 +345,13 @@ def _series_export(tournament, tables, game_changes, penalty_changes, users) -> 
 # --------------------------------------------------------------------------------------
 
 
+@functools.cache
+def _values(choices) -> tuple[str, ...]:
+    """A choices class's values (`values` builds a new list at every call; an archive asks
+    once per entry)."""
+    return tuple(choices.values)
+
+
 @dataclass
 class TableArchive:
     closed: bool = False
@@ -515,7 +523,7 @@ class _ArchiveChecker:
             }
         plan.tournament = {
             "status": self.choice(
-                place, data, "status", Tournament.Status.values, Tournament.Status.PLANNED
+                place, data, "status", _values(Tournament.Status), Tournament.Status.PLANNED
             ),
             "published": self.c.boolean(place, data, "published", True),
             "double_entry": self.c.boolean(place, data, "double_entry", False),
@@ -527,7 +535,7 @@ class _ArchiveChecker:
             place = _("archive, players[%(index)s]") % {"index": index}
             data = self.obj(place, data, PLAYER_FIELDS)
             player_id = self.player(place, data, "id")
-            category = self.choice(place, data, "category", Category.values, "")
+            category = self.choice(place, data, "category", _values(Category), "")
             number = self.c.text(place, data, "federation_number", required=False, max_length=40)
             if player_id:
                 self.plan.players[player_id] = {
@@ -566,9 +574,9 @@ class _ArchiveChecker:
             prize_place = _("archive, money, prizes[%(index)s]") % {"index": index}
             entry = self.obj(prize_place, entry, PRIZE_FIELDS)
             prize = Prize(
-                scope=self.choice(prize_place, entry, "scope", Prize.Scope.values, "overall"),
+                scope=self.choice(prize_place, entry, "scope", _values(Prize.Scope), "overall"),
                 series_number=self.c.integer(prize_place, entry, "series", low=0, high=32767),
-                category=self.choice(prize_place, entry, "category", Category.values, ""),
+                category=self.choice(prize_place, entry, "category", _values(Category), ""),
                 rank=self.c.integer(prize_place, entry, "rank", low=1, high=32767),
                 amount=self.amount(prize_place, entry, "amount", nullable=True),
                 share=self.amount(prize_place, entry, "share", nullable=True, digits=5),
@@ -581,7 +589,7 @@ class _ArchiveChecker:
             entry = self.obj(pay_place, entry, PAYMENT_FIELDS)
             player_id = self.player(pay_place, entry)
             payment = Payment(
-                kind=self.choice(pay_place, entry, "kind", Payment.Kind.values, "fees"),
+                kind=self.choice(pay_place, entry, "kind", _values(Payment.Kind), "fees"),
                 amount=self.amount(pay_place, entry, "amount"),
                 note=self.c.text(
                     pay_place, entry, "note", required=False, max_length=120, strip=False
@@ -611,12 +619,12 @@ class _ArchiveChecker:
             values={
                 "draw_seed": seed,
                 "draw_method": self.choice(
-                    place, data, "draw_method", Series.DrawMethod.values, "random"
+                    place, data, "draw_method", _values(Series.DrawMethod), "random"
                 ),
                 "keep_apart": self.choice(
-                    place, data, "keep_apart", Series.KeepApart.values, "team"
+                    place, data, "keep_apart", _values(Series.KeepApart), "team"
                 ),
-                "status": self.choice(place, data, "status", Series.Status.values, "open"),
+                "status": self.choice(place, data, "status", _values(Series.Status), "open"),
                 "started": self.c.boolean(place, data, "started", False),
             }
         )
@@ -690,7 +698,7 @@ class _ArchiveChecker:
             self.c.error(place, _("diff must be a JSON object"))
         change = GameChange(
             game_number=self.c.integer(place, data, "game", low=1, high=32767),
-            action=self.choice(place, data, "action", GameChange.Action.values, "created"),
+            action=self.choice(place, data, "action", _values(GameChange.Action), "created"),
             at=self.time(place, data, "at"),
             diff=diff,
             reason=self.c.text(place, data, "reason", required=False, max_length=200, strip=False)
@@ -706,7 +714,7 @@ class _ArchiveChecker:
             self.c.error(place, _("penalty must be the index of a penalty of the table or null"))
             index = None
         change = PenaltyChange(
-            action=self.choice(place, data, "action", PenaltyChange.Action.values, "created"),
+            action=self.choice(place, data, "action", _values(PenaltyChange.Action), "created"),
             seat=self.c.integer(place, data, "seat", low=1, high=4),
             points=self.c.integer(place, data, "points", low=-1000, high=1000),
             penalty_reason=self.c.text(
@@ -731,7 +739,7 @@ class _ArchiveChecker:
         if data.get("table") is not None and data.get("series") is None:
             self.c.error(place, _("a table is named with its series"))
         action = ActionLog(
-            kind=self.choice(place, data, "kind", ActionLog.Kind.values, None),
+            kind=self.choice(place, data, "kind", _values(ActionLog.Kind), None),
             at=self.time(place, data, "at"),
             by_name=self.c.text(
                 place, data, "by_name", required=False, max_length=150, strip=False

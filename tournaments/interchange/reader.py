@@ -476,14 +476,15 @@ class _Checker:
 
 def _sheet_mapping(data) -> dict:
     """A document game as a `games` game mapping (an NA ramsch names its seat in `ramsch`)."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise UserError(_("a game must be a JSON object"))
     # services treat "" as a form's empty input; in a document it is a wrong value.
-    empty = sorted(str(key) for key, value in data.items() if value == "")
-    if empty:
+    if "" in data.values():
+        empty = sorted(str(key) for key, value in data.items() if value == "")
         raise UserError(_("%(fields)s must not be an empty string") % {"fields": ", ".join(empty)})
     if data.get("game") != GameType.RAMSCH:
-        return dict(data)
+        # The document's own object (read for this table and not kept): no copy.
+        return data if type(data) is dict else dict(data)
     if "declarer" in data:
         raise UserError(_("a ramsch names its seat in ramsch, not in declarer"))
     entries = data.get("ramsch")

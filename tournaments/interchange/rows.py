@@ -1,23 +1,24 @@
-"""Import's game rows: each distinct game of a document checked and valued once, and the
-rows inserted many at a time.
+"""Import's game rows: every row of a document checked, each distinct game valued once,
+and the rows inserted many at a time.
 
-A document of 100,000 games holds a few thousand distinct ones (the same grand with two,
-won with 61, ... at many tables). `GameRows.build` checks a sheet row through
-`games.game_build` (the one bridge to the rules engine) the first time it meets a game,
-and keeps what the row stores as a `GameRow`; a game that is the same in every field, at a
-table of the same size and on a deal where the same seats sit out, is checked and valued
-the same (`game_build` depends on nothing else), so it gets the kept row. A row the checks
-refuse is never kept: its message names its game number, so each refused row is checked
-on its own.
+A document of 100,000 games holds tens of thousands of distinct rows (declarers and card
+points vary) but only a few thousand distinct games as the engine values them (the same
+grand with two, won, ... at many tables). `GameRows.build` checks each sheet row through
+`games.game_row` (the one bridge to the rules engine), which values a game the first time
+it meets it (`games._memo_key`) and keeps what the row stores; every later row of that game
+gets the kept values with its own declarer, card points and tied seat. A row the checks
+refuse is never kept: its message names its game number and its card points.
 
-The kept rows are bounded (`KEEP`): a large document has more distinct games than are
-worth keeping (card points and bids vary), and memory must not grow with the file.
+The kept games are bounded (`KEEP`), so that memory does not grow with the file.
 
 `games_insert` writes rows with one `executemany` of a plain INSERT (on PostgreSQL one
 COPY; the column list from `Game._meta`): the ORM's `bulk_create` builds a model instance
 and prepares every value of every row, most of an import's time. A row's values are whole
 numbers, booleans, strings and None (checked below, for the fields they come from), which
-both database drivers take as they are.
+both database drivers take as they are. On PostgreSQL the COPY is written in its text
+format by the import itself, each distinct row spelt once (`_games_copy`): the driver would
+spell every value of every row. `seats_insert` writes the seats (a few per table) by
+`executemany` or COPY, spelt by the driver.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from collections.abc import Mapping
 from django.db import connection
 from django.utils import timezone
 
-import scoring
-from tournaments.games import game_values
-from tournaments.models import Game, Table
+from tournaments.games import game_row
+from tournaments.models import Game, Seat, Table
+from tournaments.sheets.selectors import TOTAL_FIELDS
 
 # Set per game by the import (`games_insert`), not by the sheet row.
 _PER_GAME = ("id", "table", "tournament", "number", "provisional", "client_id")
@@ -58,39 +59,25 @@ if {Game._meta.get_field(name).column for name in _COLUMNS} | {"id"} != {
     Game._meta.get_field(name).get_internal_type() not in _PLAIN for name in GameRow._fields
 ):  # pragma: no cover - a new Game column must be given a value here
     raise RuntimeError("interchange.rows: Game has a column the import does not write")
-# Distinct rows (and engine results) kept at most; then the keeping starts afresh.
+# Distinct games kept at most; then the keeping starts afresh.
 KEEP = 20_000
 
 
 class GameRows:
-    """The distinct games of one import, checked and valued once each (up to `KEEP`)."""
+    """The rows of one import, each distinct game valued once (`games.game_row`)."""
 
     def __init__(self):
-        self.memo: dict = {}  # game_build's engine results
-        self.rows: dict = {}  # (size, seats out, game) -> GameRow
+        self.memo: dict = {}  # game_row's valued games
 
     def build(self, *, table: Table, number: int, data: Mapping) -> GameRow:
         """The stored row of sheet row `number`, or UserError (as `game_build`)."""
-        size = table.size
-        try:
-            key = (
-                size,
-                scoring.sitting_out(number, size),
-                # The type too: True and 1 are equal keys, but not the same game.
-                frozenset((k, type(v), v) for k, v in data.items()),
-            )
-            row = self.rows.get(key)
-        except TypeError:  # an unhashable value (a list): checked, and refused, as it comes
-            key = row = None
-        if row is None:
-            if len(self.rows) >= KEEP or len(self.memo) >= KEEP:
-                self.rows.clear()
-                self.memo.clear()
-            values = game_values(table=table, number=number, data=data, memo=self.memo)
-            row = GameRow(*(getattr(values, name) for name in ROW_FIELDS), False)
-            if key is not None:
-                self.rows[key] = row
-        return row
+        if len(self.memo) >= KEEP:
+            self.memo.clear()
+        row = game_row(table=table, number=number, data=data, fields=ROW_FIELDS, memo=self.memo)
+        return _new_row(GameRow, (*row, False))
+
+
+_new_row = tuple.__new__
 
 
 def game_of(row: GameRow, *, table: Table, number: int) -> Game:
@@ -103,31 +90,114 @@ def game_of(row: GameRow, *, table: Table, number: int) -> Game:
     return game
 
 
-def games_insert(games: list[tuple[int, int, int, GameRow, object]]):
-    """Insert games given as (table id, tournament id, number, row, client id or None)."""
-    if not games:
+def games_insert(tournament_id: int, tables: list[tuple[int, list[GameRow], Mapping]]):
+    """Insert the games of tables given as (table id, rows in sheet order, client ids by
+    game number)."""
+    if not tables:
         return
-    quote = connection.ops.quote_name
-    table = quote(Game._meta.db_table)
-    columns = ", ".join(quote(Game._meta.get_field(name).column) for name in _COLUMNS)
-    marks = ", ".join(["%s"] * len(_COLUMNS))
     stamp = Game._meta.get_field("created").get_db_prep_save(timezone.now(), connection)
     client = Game._meta.get_field("client_id")
+    if connection.vendor == "postgresql":
+        _games_copy(tournament_id, tables, stamp, client)
+        return
     end = (None, stamp, stamp, 0)
-    params = [
-        (table_id, tournament_id, number, *row, *end)
-        if client_id is None
-        else (
-            (table_id, tournament_id, number, *row)
-            + (client.get_db_prep_save(client_id, connection), stamp, stamp, 0)
-        )
-        for table_id, tournament_id, number, row, client_id in games
-    ]
+    _rows_insert(
+        Game,
+        _COLUMNS,
+        [
+            (table_id, tournament_id, number, *row, *end)
+            if not client_ids or client_ids.get(number) is None
+            else (
+                (table_id, tournament_id, number, *row)
+                + (client.get_db_prep_save(client_ids[number], connection), stamp, stamp, 0)
+            )
+            for table_id, rows, client_ids in tables
+            for number, row in enumerate(rows, start=1)
+        ],
+    )
+
+
+def _text(kind: str):
+    """How COPY's text format spells a value of a column of internal type `kind`."""
+    if kind == "BooleanField":
+        return lambda value: "\\N" if value is None else ("t" if value else "f")
+    if kind == "CharField":
+        return lambda value: "\\N" if value is None else value.translate(_ESCAPES)
+    return lambda value: "\\N" if value is None else str(int(value))
+
+
+_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+_ROW_TEXT = tuple(
+    _text(Game._meta.get_field(name).get_internal_type()) for name in GameRow._fields
+)
+# Lines sent to COPY at once.
+_COPY_LINES = 5_000
+
+
+def _games_copy(tournament_id, tables, stamp, client):
+    """PostgreSQL: the games by one COPY in its text format, each distinct row spelt once
+    (a document repeats its rows at many tables: spelling them is most of the work)."""
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(Game._meta.get_field(name).column) for name in _COLUMNS)
+    tail = f"\t\\N\t{stamp.isoformat()}\t{stamp.isoformat()}\t0\n"
+    spelt: dict[GameRow, str] = {}
+    with connection.cursor() as cursor:
+        copy_sql = f"COPY {quote(Game._meta.db_table)} ({names}) FROM STDIN"
+        with cursor.cursor.copy(copy_sql) as copy:
+            lines = []
+            for table_id, rows, client_ids in tables:
+                for number, row in enumerate(rows, start=1):
+                    if client_ids and client_ids.get(number) is not None:
+                        # A phone row's (few): as the driver spells them.
+                        copy.write("".join(lines))
+                        lines = []
+                        copy.write_row(
+                            (table_id, tournament_id, number, *row)
+                            + (client.get_db_prep_save(client_ids[number], connection),)
+                            + (stamp, stamp, 0)
+                        )
+                        continue
+                    text = spelt.get(row)
+                    if text is None:
+                        if len(spelt) >= KEEP:
+                            spelt.clear()
+                        text = spelt[row] = "\t".join(
+                            [spell(value) for spell, value in zip(_ROW_TEXT, row, strict=True)]
+                        )
+                    lines.append(f"{table_id}\t{tournament_id}\t{number}\t{text}{tail}")
+                if len(lines) >= _COPY_LINES:
+                    copy.write("".join(lines))
+                    lines = []
+            copy.write("".join(lines))
+
+
+# A seat as the import writes it: its table, series, number, player and table size, then
+# its totals (`sheets.totals.totals_of_rows`, whole numbers and a boolean).
+SEAT_COLUMNS = ("table_id", "series_id", "number", "player_id", "table_size", *TOTAL_FIELDS)
+if {Seat._meta.get_field(name).column for name in SEAT_COLUMNS} | {"id"} != {
+    field.column for field in Seat._meta.concrete_fields
+} or any(
+    Seat._meta.get_field(name).get_internal_type() not in _PLAIN for name in TOTAL_FIELDS
+):  # pragma: no cover - a new Seat column must be given a value here
+    raise RuntimeError("interchange.rows: Seat has a column the import does not write")
+
+
+def seats_insert(seats: list[tuple]):
+    """Insert seats given as values of `SEAT_COLUMNS` (nothing reads their keys back)."""
+    if seats:
+        _rows_insert(Seat, SEAT_COLUMNS, seats)
+
+
+def _rows_insert(model, columns: tuple[str, ...], rows: list[tuple]):
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    names = ", ".join(quote(model._meta.get_field(name).column) for name in columns)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # COPY: several times faster than a row-by-row INSERT through the driver.
-            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                for values in params:
+            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                for values in rows:
                     copy.write_row(values)
         else:
-            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", params)
+            marks = ", ".join(["%s"] * len(columns))
+            cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)

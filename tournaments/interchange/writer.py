@@ -36,7 +36,7 @@ from tournaments.interchange.archive import (
 )
 from tournaments.interchange.common import GAME_BATCH, SMALLINT_MAX, InterchangeError, _is_int
 from tournaments.interchange.reader import _Checker, _SeriesPlan, _TablePlan
-from tournaments.interchange.rows import games_insert
+from tournaments.interchange.rows import games_insert, seats_insert
 from tournaments.models import (
     Club,
     Game,
@@ -48,7 +48,6 @@ from tournaments.models import (
     Prize,
     Registration,
     Season,
-    Seat,
     Series,
     SheetCopy,
     Table,
@@ -61,6 +60,7 @@ from tournaments.registry.services import (
     season_create,
     tournament_create,
 )
+from tournaments.sheets.selectors import TOTAL_FIELDS
 from tournaments.sheets.totals import seat_totals_refresh, totals_of_rows
 from tournaments.versions import version_bump
 
@@ -324,29 +324,23 @@ class _Writer:
                     ]
             tables.append(table)
             totals = totals_of_rows(size=table.size, games=rows, penalties=plan.penalties)
-            seats.extend(
-                Seat(
-                    table=table,
-                    table_size=table.size,
-                    series=series_plan.series,
-                    number=number,
-                    player=self.players[pid],
-                    **totals[number],
-                )
-                for number, pid in enumerate(plan.player_ids, start=1)
-            )
+            seats.append((table, series_plan.series.pk, plan.player_ids, totals))
             client_ids = state.client_ids if state is not None else {}
             games.append((table, rows, client_ids))
             penalties.extend(plan.penalties)
             charged.extend(plan.instances.values())
         _insert(Table, tables)
-        Seat.objects.bulk_create(seats, batch_size=GAME_BATCH)
-        games_insert(
+        players = self.players
+        seats_insert(
             [
-                (table.pk, tournament.pk, number, row, client_ids.get(number))
-                for table, rows, client_ids in games
-                for number, row in enumerate(rows, start=1)
-            ],
+                (table.pk, series_id, number, players[pid].pk, table.size)
+                + tuple(totals[number][name] for name in TOTAL_FIELDS)
+                for table, series_id, player_ids, totals in seats
+                for number, pid in enumerate(player_ids, start=1)
+            ]
+        )
+        games_insert(
+            tournament.pk, [(table.pk, rows, client_ids) for table, rows, client_ids in games]
         )
         self.games_found(charged)
         _insert(Penalty, penalties)

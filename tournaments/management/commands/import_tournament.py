@@ -12,6 +12,7 @@ chunk at a time, so the memory an import needs does not grow with the file.
 import json
 import sys
 
+from django.core import checks
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
 from tournaments.interchange import InterchangeError
@@ -49,6 +50,10 @@ def read_document(path: str):
 
 class Command(BaseCommand):
     help = "Import a tournament from a skat-tournament/1 JSON document and print its slug."
+    # The models' checks only: the others would import every view (PDF and Excel libraries)
+    # first, a tenth of a large import's time; `manage.py check` runs them (as for
+    # export_tournament).
+    requires_system_checks = [checks.Tags.models]
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the JSON document ('-' for standard input)")
