@@ -56,7 +56,7 @@ def standings_advance(
             changed[line[0]].append((before, line))
     version = tournament.version
     if not changed:
-        return ComputedStandings(computed.rows, version, computed.series_numbers, known)
+        return ComputedStandings(computed.rows, version, computed.series_numbers, known=known)
     seats_now = dict(known)
     fresh: dict[int, StandingRow] = {}
     for row in computed.rows:
@@ -71,7 +71,7 @@ def standings_advance(
         (fresh.get(row.player_id, row) for row in computed.rows), key=StandingRow.sort_key
     )
     return ComputedStandings(
-        _ranked_sharing(ordered, fresh), version, computed.series_numbers, seats_now
+        _ranked_sharing(ordered, fresh), version, computed.series_numbers, known=seats_now
     )
 
 

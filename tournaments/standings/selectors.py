@@ -132,7 +132,16 @@ class ComputedStandings:
     rows: list[StandingRow]  # ranked, in rank order
     version: int  # the tournament's version read before the seats
     series_numbers: dict[int, int]  # series id → number
-    seats: dict[tuple[int, int], tuple]  # (player id, series id) → STANDING_SEAT_FIELDS
+    lines: list[tuple] = field(default_factory=list, repr=False)  # STANDING_SEAT_FIELDS
+    known: dict[tuple, tuple] | None = field(default=None, repr=False)
+
+    @property
+    def seats(self) -> dict[tuple[int, int], tuple]:
+        """(player id, series id) → the seat's STANDING_SEAT_FIELDS: made when first
+        advanced from, not for every computation."""
+        if self.known is None:
+            self.known = {(line[0], line[1]): line for line in self.lines}
+        return self.known
 
 
 def tournament_standings(
@@ -176,18 +185,15 @@ def _tournament_standings(
             category=player_category,
             lot=lot,
         )
-    # The seats alone (no join per seat): the series' and tables' numbers come from one
-    # small query on the tables, whatever the number of seats.
-    tables = Table.objects.filter(series__tournament=tournament).order_by()
+    # The seats alone (no join per seat): the series' and tables' numbers come from two
+    # small queries, whatever the number of seats.
+    series = Series.objects.filter(tournament=tournament).order_by()
     if up_to_series is not None:
-        tables = tables.filter(series__number__lte=up_to_series)
-    table_numbers = {}
-    series_numbers = {}
-    for table_id, number, series_id, series_number in tables.values_list(
-        "id", "number", "series_id", "series__number"
-    ):
-        table_numbers[table_id] = number
-        series_numbers[series_id] = series_number
+        series = series.filter(number__lte=up_to_series)
+    series_numbers = dict(series.values_list("id", "number"))
+    table_numbers = dict(
+        Table.objects.filter(series_id__in=series_numbers).order_by().values_list("id", "number")
+    )
     seats = Seat.objects.filter(series_id__in=series_numbers).order_by()
     if category:
         seats = seats.filter(player__category=category)
@@ -243,7 +249,7 @@ def _tournament_standings(
         rows=_rank(rows.values()),
         version=tournament.version,
         series_numbers=series_numbers,
-        seats={(line[0], line[1]): line for line in lines},
+        lines=lines,
     )
 
 
