@@ -91,7 +91,9 @@ class TournamentDetailView(TournamentPageMixin, TournamentMixin, TemplateView):
         category = _category(self.request)
         series = list(self.tournament.series.order_by("number"))
         standings = standings_of(self.tournament, category=category or None)
-        progress = progress_of(self.tournament)
+        # Only series in play have progress (none: no query).
+        in_play = any(s.status == Series.Status.OPEN for s in series)
+        progress = progress_of(self.tournament) if in_play else []
         has_teams = any(row.team for row in standings)
         table = StandingsTable(
             standings,
