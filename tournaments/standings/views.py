@@ -91,9 +91,7 @@ class TournamentDetailView(TournamentPageMixin, TournamentMixin, TemplateView):
         category = _category(self.request)
         series = list(self.tournament.series.order_by("number"))
         standings = standings_of(self.tournament, category=category or None)
-        # Only series in play have progress (none: no query).
-        in_play = any(s.status == Series.Status.OPEN for s in series)
-        progress = progress_of(self.tournament) if in_play else []
+        progress = progress_of(self.tournament)
         has_teams = any(row.team for row in standings)
         table = StandingsTable(
             standings,
