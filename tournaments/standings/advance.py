@@ -21,6 +21,7 @@ from tournaments.standings.selectors import (
     SeriesResult,
     StandingRow,
     collector_paused,
+    shared_ranks,
 )
 
 
@@ -48,31 +49,30 @@ def standings_advance(
     lines = seats.values_list(*STANDING_SEAT_FIELDS)
     known = computed.seats
     changed: dict[int, list[tuple]] = defaultdict(list)
+    written = {}
     for line in lines:
-        before = known.get((line[0], line[1]))
+        seat = (line[0], line[1])
+        before = known.get(seat)
         if before is None or before[2] != line[2]:
             return None
         if before != line:
             changed[line[0]].append((before, line))
+            written[seat] = line
     version = tournament.version
     if not changed:
         return ComputedStandings(computed.rows, version, computed.series_numbers, known=known)
-    seats_now = dict(known)
-    fresh: dict[int, StandingRow] = {}
-    for row in computed.rows:
-        if row.player_id in changed:
-            fresh[row.player_id] = _row_changed(row, changed[row.player_id], computed)
+    fresh = {
+        row.player_id: _row_changed(row, changed[row.player_id], computed)
+        for row in computed.rows
+        if row.player_id in changed
+    }
     if len(fresh) != len(changed):  # a player without a row: not a sheet's change
         return None
-    for lines_of_player in changed.values():
-        for _before, line in lines_of_player:
-            seats_now[(line[0], line[1])] = line
     ordered = sorted(
         (fresh.get(row.player_id, row) for row in computed.rows), key=StandingRow.sort_key
     )
-    return ComputedStandings(
-        _ranked_sharing(ordered, fresh), version, computed.series_numbers, known=seats_now
-    )
+    ranked = shared_ranks(ordered, StandingRow.rank_key, own={id(row) for row in fresh.values()})
+    return ComputedStandings(ranked, version, computed.series_numbers, known={**known, **written})
 
 
 def _row_changed(
@@ -101,25 +101,6 @@ def _row_changed(
     return new
 
 
-def _ranked_sharing(ordered: list[StandingRow], fresh: dict[int, StandingRow]) -> list:
-    """`shared_ranks` without changing a row shared with older standings: a shared row
-    whose rank moved is replaced by a copy."""
-    ranked = []
-    previous = previous_key = None
-    own = {id(row) for row in fresh.values()}
-    for index, row in enumerate(ordered):
-        key = row.rank_key()
-        rank = previous.rank if previous is not None and key == previous_key else index + 1
-        if row.rank != rank:
-            if id(row) in own:
-                row.rank = rank
-            else:
-                row = replace(row, rank=rank)
-        ranked.append(row)
-        previous, previous_key = row, key
-    return ranked
-
-
 def series_standings_from(
     standings: list[StandingRow], number: int, *, earlier: dict | None = None
 ) -> list[StandingRow]:
@@ -146,7 +127,11 @@ def series_standings_from(
                 made = _series_row(row, number, result)
                 fresh[row.player_id] = made
                 rows.append(made)
-        ranked = _ranked_sharing(sorted(rows, key=StandingRow.sort_key), fresh)
+        ranked = shared_ranks(
+            sorted(rows, key=StandingRow.sort_key),
+            StandingRow.rank_key,
+            own={id(row) for row in fresh.values()},
+        )
         if earlier is not None:
             earlier.clear()
             earlier.update((row.player_id, (row.series[number], row)) for row in ranked)

@@ -37,7 +37,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from tournaments.standings.advance import series_standings_from, standings_advance
-from tournaments.standings.cards import card_maker
+from tournaments.standings.cards import card_maker, table_cards_html
 from tournaments.standings.selectors import (
     ComputedStandings,
     series_progress,
@@ -184,7 +184,7 @@ class TournamentPageMixin(VersionedPageMixin):
 # latest computed per tournament and category, from which a newer version is advanced.
 STANDINGS_KEPT = 16
 _standings: OrderedDict[tuple, list] = OrderedDict()
-_latest: dict[tuple, tuple[str, ComputedStandings]] = {}
+_latest: OrderedDict[tuple, tuple[str, ComputedStandings]] = OrderedDict()
 _standings_lock = threading.Lock()
 _compute_lock = threading.Lock()
 
@@ -221,7 +221,7 @@ def standings_of(tournament, *, category: str | None = None):
             rows = _kept(key)
             if rows is None:
                 rows = _compute(tournament, category)
-                _keep(key, rows)
+                _remember(_standings, key, rows)
     return list(rows)
 
 
@@ -238,10 +238,7 @@ def _compute(tournament, category: str | None) -> list:
     if computed is None:
         computed = standings_computed(tournament, category=category)
     if latest is None or latest[0] != tournament.layout or latest[1].version < computed.version:
-        with _standings_lock:
-            _latest[latest_key] = (tournament.layout, computed)
-            while len(_latest) > STANDINGS_KEPT:
-                _latest.pop(next(iter(_latest)))
+        _remember(_latest, latest_key, (tournament.layout, computed))
     return computed.rows
 
 
@@ -263,13 +260,10 @@ def series_standings_of(tournament, number: int, *, category: str | None = None)
             rows = _kept(key)
             if rows is None:
                 earlier_key = (tournament.pk, tournament.layout, category or "", number)
-                with _standings_lock:
-                    earlier = _series_earlier.setdefault(earlier_key, {})
-                    _series_earlier.move_to_end(earlier_key)
-                    while len(_series_earlier) > STANDINGS_KEPT:
-                        _series_earlier.popitem(last=False)
+                earlier = _series_earlier.get(earlier_key, {})
+                _remember(_series_earlier, earlier_key, earlier)
                 rows = series_standings_from(standings, number, earlier=earlier)
-                _keep(key, rows)
+                _remember(_standings, key, rows)
     return list(rows)
 
 
@@ -282,7 +276,7 @@ def progress_of(tournament):
     progress = _kept(key)
     if progress is None:
         progress = series_progress(tournament)
-        _keep(key, progress)
+        _remember(_standings, key, progress)
     return progress
 
 
@@ -296,9 +290,13 @@ def series_cards_of(tournament, series):
     written since the version the cards were made for (`Table.sheet_version`): after a game
     one card of 500 is new. Anything else that changes a card (a draw, a seat, the series'
     length) draws a new layout, and the cards are made afresh."""
-    make = card_maker(tournament_slug=tournament.slug, series_number=series.number)
     if not settings.PAGE_CACHE:
-        return mark_safe("\n".join(make(card) for card in series_tables(series)))  # noqa: S308
+        return table_cards_html(
+            tournament_slug=tournament.slug,
+            series_number=series.number,
+            cards=series_tables(series),
+        )
+    make = card_maker(tournament_slug=tournament.slug, series_number=series.number)
     key = (tournament.pk, tournament.layout, series.pk, get_language(), get_script_prefix())
     with _compute_lock:
         kept = _cards.get(key)
@@ -309,19 +307,17 @@ def series_cards_of(tournament, series):
             if kept[0] < tournament.version:
                 written = series_tables(series, written_after=kept[0])
                 cards.update((card.number, make(card)) for card in written)
-        with _standings_lock:
-            _cards[key] = (tournament.version, cards)
-            _cards.move_to_end(key)
-            while len(_cards) > STANDINGS_KEPT:
-                _cards.popitem(last=False)
+        _remember(_cards, key, (tournament.version, cards))
     return mark_safe("\n".join(cards[number] for number in sorted(cards)))  # noqa: S308
 
 
-def _keep(key, value):
+def _remember(store: OrderedDict, key, value):
+    """Keep `value` under `key` as the latest of `store`, which holds STANDINGS_KEPT."""
     with _standings_lock:
-        _standings[key] = value
-        while len(_standings) > STANDINGS_KEPT:
-            _standings.popitem(last=False)
+        store[key] = value
+        store.move_to_end(key)
+        while len(store) > STANDINGS_KEPT:
+            store.popitem(last=False)
 
 
 def _kept(key):

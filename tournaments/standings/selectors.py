@@ -14,7 +14,7 @@ import gc
 from collections import defaultdict
 from collections.abc import Iterable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from django.db.models import Count, Max, Q
@@ -39,13 +39,22 @@ TIE_BREAK = ("list_points desc", "won desc", "lost asc", "lot asc", "name asc")
 NO_LOT = 1 << 30
 
 
-def shared_ranks(rows: list, key) -> list:
-    """Number `rows` (already in order) 1, 2, 3, 3, 5: rows with the same `key` share."""
-    previous = None
+def shared_ranks(rows: list, key, *, own: set[int] | None = None) -> list:
+    """Number `rows` (already in order) 1, 2, 3, 3, 5: rows with the same `key` share.
+
+    `own`: the ids of the rows that may be changed; any other row whose rank moves is
+    replaced in `rows` by a copy with the new rank (older standings share it,
+    `advance.standings_advance`). None: every row is numbered in place."""
+    previous = previous_key = None
     for index, row in enumerate(rows):
         this = key(row)
-        row.rank = previous.rank if previous is not None and key(previous) == this else index + 1
-        previous = row
+        rank = previous.rank if previous is not None and previous_key == this else index + 1
+        if row.rank != rank:
+            if own is None or id(row) in own:
+                row.rank = rank
+            else:
+                row = rows[index] = replace(row, rank=rank)
+        previous, previous_key = row, this
     return rows
 
 

@@ -13,15 +13,7 @@ from django_tables2 import RequestConfig
 
 from tournaments import permissions
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
-from tournaments.models import (
-    Category,
-    Player,
-    Registration,
-    Season,
-    Seat,
-    Series,
-    Tournament,
-)
+from tournaments.models import Category, Player, Registration, Season, Seat, Series, Tournament
 from tournaments.sheets.selectors import TOTAL_FIELDS, latest_games, table_sheet
 from tournaments.standings import charts
 from tournaments.standings.caching import (
