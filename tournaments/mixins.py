@@ -2,6 +2,7 @@
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
+from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.functional import cached_property
@@ -28,6 +29,14 @@ class TournamentMixin:
         return tournament
 
     @cached_property
+    def series_list(self) -> list[Series]:
+        """The tournament's series in their order, read once for the page: the tabs of
+        `_tournament_header.html` (`tournament.series.all`) and the standings' selector
+        (`tournament_standings`) read the same list instead of one query each."""
+        prefetch_related_objects([self.tournament], "series")
+        return list(self.tournament.series.all())
+
+    @cached_property
     def can_manage(self) -> bool:
         return permissions.can_manage_tournament(self.request.user, self.tournament)
 
@@ -41,7 +50,12 @@ class TournamentMixin:
 class SeriesMixin(TournamentMixin):
     @cached_property
     def series(self) -> Series:
-        return get_object_or_404(Series, tournament=self.tournament, number=self.kwargs["series"])
+        """From the tournament's list of series (`series_list`), which the page's tabs show."""
+        number = self.kwargs["series"]
+        for series in self.series_list:
+            if series.number == number:
+                return series
+        raise Http404
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -15,9 +15,10 @@ from collections import defaultdict
 from dataclasses import replace
 
 from tournaments.models import Seat, Tournament
+from tournaments.standings.reads import STANDING_SEAT_FIELDS
 from tournaments.standings.selectors import (
-    STANDING_SEAT_FIELDS,
     ComputedStandings,
+    SeriesProgress,
     SeriesResult,
     StandingRow,
     collector_paused,
@@ -60,7 +61,7 @@ def standings_advance(
             written[seat] = line
     version = tournament.version
     if not changed:
-        return ComputedStandings(computed.rows, version, computed.series_numbers, known=known)
+        return _advanced(computed, computed.rows, version, known)
     fresh = {
         row.player_id: _row_changed(row, changed[row.player_id], computed)
         for row in computed.rows
@@ -72,7 +73,19 @@ def standings_advance(
         (fresh.get(row.player_id, row) for row in computed.rows), key=StandingRow.sort_key
     )
     ranked = shared_ranks(ordered, StandingRow.rank_key, own={id(row) for row in fresh.values()})
-    return ComputedStandings(ranked, version, computed.series_numbers, known={**known, **written})
+    return _advanced(computed, ranked, version, {**known, **written})
+
+
+def _advanced(computed: ComputedStandings, rows: list, version: int, known: dict):
+    """The newer version: the same series and tables (the layout did not change)."""
+    return ComputedStandings(
+        rows,
+        version,
+        computed.series_numbers,
+        known=known,
+        tables=computed.tables,
+        open_series=computed.open_series,
+    )
 
 
 def _row_changed(
@@ -157,3 +170,23 @@ def _series_row(row: StandingRow, number: int, result: SeriesResult) -> Standing
         provisional_series={number} & row.provisional_series,
         series={number: result},
     )
+
+
+def standings_progress(computed: ComputedStandings, tournament: Tournament) -> list:
+    """`series_progress` from the standings of the same version (no query): the tables of
+    the series in play with the most games any of their seats has played. Only for
+    standings of every player (no category) of every series, whose seats are all there."""
+    open_series = computed.open_series
+    played: dict[int, int] = {}
+    for line in computed.lines_now():
+        if line[1] in open_series and line[8] > played.get(line[2], 0):
+            played[line[2]] = line[8]
+    numbers = computed.series_numbers
+    by_series: dict[int, SeriesProgress] = {}
+    for table_id, (series_id, _number, size) in computed.tables.items():
+        if series_id in open_series:
+            number = numbers[series_id]
+            entry = by_series.setdefault(number, SeriesProgress(number=number, played=0, length=0))
+            entry.played += played.get(table_id, 0)
+            entry.length += tournament.games_per_series(size)
+    return [by_series[number] for number in sorted(by_series)]

@@ -36,7 +36,11 @@ from django.utils.functional import cached_property
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from tournaments.standings.advance import series_standings_from, standings_advance
+from tournaments.standings.advance import (
+    series_standings_from,
+    standings_advance,
+    standings_progress,
+)
 from tournaments.standings.cards import card_maker, table_cards_html
 from tournaments.standings.selectors import (
     ComputedStandings,
@@ -275,7 +279,17 @@ def progress_of(tournament):
     key = (tournament_state(tournament), "progress")
     progress = _kept(key)
     if progress is None:
-        progress = series_progress(tournament)
+        # From the standings of the same version when this process holds them (the
+        # standings' pages compute those first): their seats and tables, no query.
+        latest = _latest.get((tournament.pk, ""))
+        if (
+            latest is not None
+            and latest[0] == tournament.layout
+            and latest[1].version == tournament.version
+        ):
+            progress = standings_progress(latest[1], tournament)
+        else:
+            progress = series_progress(tournament)
         _remember(_standings, key, progress)
     return progress
 

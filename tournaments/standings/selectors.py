@@ -31,6 +31,13 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.sheets.selectors import SeatLine, disputed_games, seat_lines
+from tournaments.standings.reads import (
+    SEAT_TOTALS,
+    fetch,
+    registrations_sql,
+    seats_sql,
+    tables_sql,
+)
 
 # Tie-break order of rules §2 and interchange.md: list points desc, more won, fewer lost,
 # the director's draw by lot; players equal on all of these share their rank ("3." for
@@ -102,19 +109,6 @@ def _rank(rows: Iterable[StandingRow]) -> list[StandingRow]:
     return shared_ranks(sorted(rows, key=StandingRow.sort_key), StandingRow.rank_key)
 
 
-# What the tournament's standings read of each seat (its stored totals, `sheets.totals`).
-SEAT_TOTALS = (
-    "list_points",
-    "game_points",
-    "won",
-    "lost",
-    "others_lost",
-    "games_played",
-    "provisional",
-)
-STANDING_SEAT_FIELDS = ("player_id", "series_id", "table_id", *SEAT_TOTALS)
-
-
 @contextmanager
 def collector_paused():
     """Python's cyclic garbage collector paused while rows are built: thousands of new
@@ -143,6 +137,9 @@ class ComputedStandings:
     series_numbers: dict[int, int]  # series id → number
     lines: list[tuple] = field(default_factory=list, repr=False)  # STANDING_SEAT_FIELDS
     known: dict[tuple, tuple] | None = field(default=None, repr=False)
+    # table id → (series id, number, size): the tables of the series counted
+    tables: dict[int, tuple[int, int, int]] = field(default_factory=dict, repr=False)
+    open_series: set[int] = field(default_factory=set, repr=False)  # ids of those in play
 
     @property
     def seats(self) -> dict[tuple[int, int], tuple]:
@@ -151,6 +148,10 @@ class ComputedStandings:
         if self.known is None:
             self.known = {(line[0], line[1]): line for line in self.lines}
         return self.known
+
+    def lines_now(self):
+        """Every seat's STANDING_SEAT_FIELDS as of this version."""
+        return self.lines if self.known is None else self.known.values()
 
 
 def tournament_standings(
@@ -177,13 +178,18 @@ def standings_computed(
 def _tournament_standings(
     tournament: Tournament, *, category: str | None, up_to_series: int | None
 ) -> ComputedStandings:
-    registrations = Registration.objects.filter(tournament=tournament).order_by()
-    if category:
-        registrations = registrations.filter(player__category=category)
+    # The series from the page's own list when it has read them already
+    # (`TournamentMixin.series_list` prefetches them for the tabs).
+    in_series = [
+        series
+        for series in tournament.series.all()
+        if up_to_series is None or series.number <= up_to_series
+    ]
+    series_numbers = {series.pk: series.number for series in in_series}
     rows: dict[int, StandingRow] = {}
-    fields = ("player_id", "player__name", "player__club__name", "player__team")
-    for player_id, name, club, team, player_category, lot in registrations.values_list(
-        *fields, "player__category", "lot"
+    for player_id, name, club, team, player_category, lot in fetch(
+        registrations_sql(bool(category)),
+        [tournament.pk, *([category] if category else [])],
     ):
         rows[player_id] = StandingRow(
             rank=0,
@@ -194,30 +200,32 @@ def _tournament_standings(
             category=player_category,
             lot=lot,
         )
-    # The seats alone (no join per seat): the series' and tables' numbers come from two
-    # small queries, whatever the number of seats.
-    series = Series.objects.filter(tournament=tournament).order_by()
-    if up_to_series is not None:
-        series = series.filter(number__lte=up_to_series)
-    series_numbers = dict(series.values_list("id", "number"))
-    table_numbers = dict(
-        Table.objects.filter(series_id__in=series_numbers).order_by().values_list("id", "number")
-    )
-    seats = Seat.objects.filter(series_id__in=series_numbers).order_by()
-    if category:
-        seats = seats.filter(player__category=category)
-    lines = list(seats.values_list(*STANDING_SEAT_FIELDS))
+    # The seats alone (no join per seat): the tables' numbers come from one small query,
+    # whatever the number of seats.
+    tables: dict[int, tuple[int, int, int]] = {}
+    lines: list[tuple] = []
+    if series_numbers:
+        ids = list(series_numbers)
+        tables = {
+            table_id: (series_id, number, size)
+            for table_id, series_id, number, size in fetch(tables_sql(len(ids)), ids)
+        }
+        lines = fetch(
+            seats_sql(len(ids), bool(category)),
+            [*ids, *([category] if category else [])],
+        )
     # Seated but no longer registered: still counts (one query for all of them).
     unregistered = {line[0] for line in lines} - rows.keys()
-    for player in Player.objects.filter(pk__in=unregistered).select_related("club").order_by():
-        rows[player.pk] = StandingRow(
-            rank=0,
-            player_id=player.pk,
-            player_name=player.name,
-            club=player.club.name if player.club else "",
-            team=player.team,
-            category=player.category,
-        )
+    if unregistered:
+        for player in Player.objects.filter(pk__in=unregistered).select_related("club"):
+            rows[player.pk] = StandingRow(
+                rank=0,
+                player_id=player.pk,
+                player_name=player.name,
+                club=player.club.name if player.club else "",
+                team=player.team,
+                category=player.category,
+            )
     for (
         player_id,
         series_id,
@@ -248,7 +256,7 @@ def _tournament_standings(
             won,
             lost,
             others_lost,
-            table_numbers[table_id],
+            tables[table_id][1],
             games,
         )
     for row in rows.values():  # series in their order, as the seats came before
@@ -259,6 +267,8 @@ def _tournament_standings(
         version=tournament.version,
         series_numbers=series_numbers,
         lines=lines,
+        tables=tables,
+        open_series={s.pk for s in in_series if s.status == Series.Status.OPEN},
     )
 
 

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.template.base import render_value_in_context
 from django.template.context import Context
 from django.urls import get_script_prefix, reverse
+from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -82,7 +83,7 @@ class QuickBodyMixin:
         if plan is None:
             return None
         context = Context(autoescape=True)
-        tds = [mark_safe(f"<td {bound.attrs['td'].as_html()}>") for bound, *_ in plan]
+        tds = [f"<td {bound.attrs['td'].as_html()}>" for bound, *_ in plan]
         kind = (type(self), *tds, get_language(), get_script_prefix())
         grouping = settings.USE_THOUSAND_SEPARATOR
         lines = []
@@ -145,6 +146,18 @@ def _getter(accessor: str):
         return resolve
     bits = [(bit, int(bit) if bit.isdigit() else None) for bit in accessor.split("__")]
     missing = object()
+    if len(bits) == 1 and bits[0][1] is None:  # most cells: one attribute of the record
+
+        def read_attribute(record):
+            kind = type(record)
+            if kind is dict or _subscriptable(kind):
+                return resolve(record)
+            value = getattr(record, accessor, missing)
+            if value is missing or callable(value):
+                return resolve(record)
+            return value
+
+        return read_attribute
 
     def read(record):
         if isinstance(record, dict):
@@ -191,9 +204,10 @@ def _player_url_parts(_language, _prefix) -> tuple[str, str]:
     return escape(before), escape(after)
 
 
-def _player_link(record):
-    """`<a href="/players/ID/">name</a>`, as format_html makes it (every part escaped)."""
-    before, after = _player_url_parts(get_language(), get_script_prefix())
+def _player_link(record, url_parts: tuple[str, str] | None = None):
+    """`<a href="/players/ID/">name</a>`, as format_html makes it (every part escaped).
+    `url_parts`: `_player_url_parts` of the request's language and prefix, if known."""
+    before, after = url_parts or _player_url_parts(get_language(), get_script_prefix())
     return SafeString(
         f'<a href="{before}{escape(str(record.player_id))}{after}">'
         f"{escape(str(record.player_name))}</a>"
@@ -274,7 +288,12 @@ class StandingsTable(QuickBodyMixin, tables.Table):
         return value
 
     def render_player_name(self, record):
-        return _player_link(record)
+        return _player_link(record, self._player_url)
+
+    @cached_property
+    def _player_url(self) -> tuple[str, str]:
+        """The player page's address around the id, for this table's request."""
+        return _player_url_parts(get_language(), get_script_prefix())
 
     def value_player_name(self, record):
         return record.player_name

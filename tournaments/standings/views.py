@@ -81,7 +81,7 @@ class TournamentDetailView(TournamentPageMixin, TournamentMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         category = _category(self.request)
-        series = list(self.tournament.series.order_by("number"))
+        series = self.series_list
         standings = standings_of(self.tournament, category=category or None)
         progress = progress_of(self.tournament)
         has_teams = any(row.team for row in standings)
@@ -150,6 +150,7 @@ class TeamStandingsView(TournamentPageMixin, TournamentMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
+        context["series_list"] = self.series_list  # the tabs' and the standings' series
         table = TeamStandingsTable(
             team_standings(self.tournament, standings=standings_of(self.tournament))
         )
