@@ -15,7 +15,13 @@ from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tournaments.draw.services import series_close, series_draw
 from tournaments.sheets.services import table_close
-from tournaments.standings.selectors import series_tables, tournament_standings
+from tournaments.standings.advance import standings_advance, standings_progress
+from tournaments.standings.selectors import (
+    series_progress,
+    series_tables,
+    standings_computed,
+    tournament_standings,
+)
 from tournaments.standings.tables import StandingsTable
 
 pytestmark = pytest.mark.django_db
@@ -112,3 +118,35 @@ def test_a_closed_table_is_marked_on_the_series_page(client, tournament, series)
         reverse("series_detail", kwargs={"tournament": tournament.slug, "series": 1})
     ).content.decode()
     assert '<span class="badge finished">closed</span>' in html.split('<div class="grid">')[1]
+
+
+def test_the_progress_taken_from_the_standings_is_the_progress_read(tournament, roster):
+    """`advance.standings_progress` (the progress of the series in play from the standings
+    of the same version, no query) equals `series_progress` (read from the database): a
+    closed series left out, tables of three and four, played to different lengths, a
+    table not yet started."""
+    for player in roster(7):
+        RegistrationFactory(tournament=tournament, player=player)
+    first = series_draw(tournament=tournament, seed=3)
+    for table in first.tables.all():
+        enter(table, sheet_rows(WORKED_EXAMPLE, table.size)[: table.size + 1])
+        table_close(table=table, short_reason="the hall closes")
+    second = series_draw(tournament=tournament, seed=4)
+    series_close(series=first)
+    third = series_draw(tournament=tournament, seed=5)
+    for table, played in zip(second.tables.order_by("number"), (2, 5), strict=True):
+        enter(table, sheet_rows(WORKED_EXAMPLE, table.size)[:played])
+    tournament.refresh_from_db()
+    computed = standings_computed(tournament)
+    expected = series_progress(tournament)
+    assert [p.number for p in expected] == [second.number, third.number]
+    assert expected[0].played == 7 and expected[1].played == 0
+    assert standings_progress(computed, tournament) == expected
+    # And from standings advanced after a game (their seats as of the newer version).
+    table = third.tables.order_by("number").first()
+    enter(table, sheet_rows(WORKED_EXAMPLE, table.size)[:3])
+    tournament.refresh_from_db()
+    advanced = standings_advance(tournament, computed)
+    assert advanced is not None
+    assert standings_progress(advanced, tournament) == series_progress(tournament)
+    assert standings_progress(advanced, tournament)[1].played == 3
