@@ -58,7 +58,14 @@ FLOORS = [
         ),
     ),
     ("entry", ("tournaments.entry.selectors", "tournaments.entry.services")),
-    ("standings", ("tournaments.standings.selectors", "tournaments.leagues.selectors")),
+    (
+        "standings",
+        (
+            "tournaments.standings.reads",
+            "tournaments.standings.selectors",
+            "tournaments.leagues.selectors",
+        ),
+    ),
     (
         "draw, registry, money",
         (
