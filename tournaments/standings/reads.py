@@ -56,12 +56,6 @@ def seats_sql(series: int, category: bool) -> str:
     )
 
 
-def _fetch(sql: str, params: list) -> list[tuple]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
 def fetch(sql: str, params: list) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
