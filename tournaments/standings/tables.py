@@ -12,7 +12,8 @@ from django.template.base import render_value_in_context
 from django.template.context import Context
 from django.urls import get_script_prefix, reverse
 from django.utils.functional import cached_property
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
+from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -134,6 +135,27 @@ class QuickBodyMixin:
                 kept[(kind, opening)] = line
             lines.append(line)
         return mark_safe("\n".join(lines))
+
+    @property
+    def head_html(self):
+        """The header row's `<th>` cells as the stock template's `table.thead` makes them
+        (its `querystring_replace` link on each sortable column: the request's query with
+        this column's next ordering), or None for the stock template (no request)."""
+        request = getattr(self, "request", None)
+        if request is None:
+            return None
+        field = self.prefixed_order_by_field
+        cells = []
+        for column in self.columns:
+            header = conditional_escape(column.header)
+            if column.orderable:
+                params = dict(request.GET)
+                if field not in ("", None):
+                    params[field] = column.order_by_alias.next
+                href = escape("?" + urlencode(params, doseq=True))
+                header = f'<a href="{href}">{header}</a>'
+            cells.append(f"<th {column.attrs['th'].as_html()}>{header}</th>")
+        return mark_safe("".join(cells))
 
 
 def _getter(accessor: str):
