@@ -2,7 +2,6 @@
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
-from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.functional import cached_property
@@ -10,6 +9,19 @@ from django.utils.translation import gettext as _
 
 from tournaments import permissions
 from tournaments.models import Series, Table, Tournament
+from tournaments.prepared import Prepared
+
+# Every page of a tournament starts here, those answered from the page cache too: the
+# query is compiled once (`prepared`).
+TOURNAMENT_BY_SLUG = Prepared(
+    lambda slug: Tournament.objects.select_related("club", "season__league").filter(slug=slug),
+    "\x00slug\x00",
+)
+
+# One tournament's series in their order (the default ordering would join the tournament).
+SERIES_OF = Prepared(
+    lambda pk: Series.objects.filter(tournament_id=pk).order_by("number"), -987654321
+)
 
 
 class TournamentMixin:
@@ -17,10 +29,9 @@ class TournamentMixin:
 
     @cached_property
     def tournament(self) -> Tournament:
-        tournament = get_object_or_404(
-            Tournament.objects.select_related("club", "season__league"),
-            slug=self.kwargs["tournament"],
-        )
+        tournament = TOURNAMENT_BY_SLUG.first(str(self.kwargs["tournament"]))
+        if tournament is None:
+            raise Http404
         # Secretaries' views check their own permission (403); public ones hide drafts (404).
         if not getattr(self, "manages", False) and not permissions.can_view_tournament(
             self.request.user, tournament
@@ -32,9 +43,20 @@ class TournamentMixin:
     def series_list(self) -> list[Series]:
         """The tournament's series in their order, read once for the page: the tabs of
         `_tournament_header.html` (`tournament.series.all`) and the standings' selector
-        (`tournament_standings`) read the same list instead of one query each."""
-        prefetch_related_objects([self.tournament], "series")
-        return list(self.tournament.series.all())
+        (`tournament_standings`) read the same list instead of one query each.
+
+        What `prefetch_related_objects([tournament], "series")` leaves, from a query
+        compiled once: each series knows its tournament, and `tournament.series.all()`
+        gives the list without a query."""
+        tournament = self.tournament
+        series = SERIES_OF.rows(tournament.pk)
+        for one in series:
+            one.tournament = tournament
+        prefetched = tournament.series.get_queryset()
+        prefetched._result_cache = series
+        prefetched._prefetch_done = True
+        tournament.__dict__.setdefault("_prefetched_objects_cache", {})["series"] = prefetched
+        return series
 
     @cached_property
     def can_manage(self) -> bool:

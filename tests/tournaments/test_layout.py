@@ -34,6 +34,7 @@ FLOORS = [
             "tournaments.formats",
             "tournaments.paths",
             "tournaments.mixins",
+            "tournaments.prepared",
             "tournaments.versions",
             "tournaments.demo_names",
             "tournaments.draw.engine",  # pure Python: the draw itself

@@ -14,6 +14,7 @@ from django_tables2 import RequestConfig
 from tournaments import permissions
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category, Player, Registration, Season, Seat, Series, Tournament
+from tournaments.prepared import Prepared
 from tournaments.sheets.selectors import TOTAL_FIELDS, latest_games, table_sheet
 from tournaments.standings import charts
 from tournaments.standings.caching import (
@@ -159,6 +160,43 @@ class TeamStandingsView(TournamentPageMixin, TournamentMixin, TemplateView):
         return context
 
 
+# A player page's state (`PlayerDetailView.page_state`), read on every request, those
+# answered 304 or from the page cache too: compiled once (`prepared`).
+PLAYER_PK = -987654321
+PLAYER_OWN = Prepared(
+    lambda pk: Player.objects.filter(pk=pk).values_list(
+        "name", "team", "category", "club_id", "club__name"
+    ),
+    PLAYER_PK,
+)
+PLAYER_TOURNAMENTS = Prepared(
+    lambda pk: (
+        Tournament.objects.filter(
+            Q(pk__in=Registration.objects.filter(player_id=pk).values("tournament_id"))
+            | Q(pk__in=Seat.objects.filter(player_id=pk).values("series__tournament_id"))
+        )
+        .order_by("pk")
+        .values_list("pk", "published", "name", "date", "slug", "layout")
+    ),
+    PLAYER_PK,
+)
+PLAYER_SEATS = Prepared(
+    lambda pk: (
+        Seat.objects.filter(player_id=pk)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "table_id",
+            "table__number",
+            "table__sheet_version",
+            "series__number",
+            *TOTAL_FIELDS,
+        )
+    ),
+    PLAYER_PK,
+)
+
+
 class PlayerDetailView(VersionedPageMixin, DetailView):
     model = Player
     template_name = "tournaments/player_detail.html"
@@ -177,30 +215,7 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
         the games declared by type).
         """
         pk = self.kwargs["pk"]
-        own = Player.objects.filter(pk=pk).values_list(
-            "name", "team", "category", "club_id", "club__name"
-        )
-        tournaments = (
-            Tournament.objects.filter(
-                Q(pk__in=Registration.objects.filter(player_id=pk).values("tournament_id"))
-                | Q(pk__in=Seat.objects.filter(player_id=pk).values("series__tournament_id"))
-            )
-            .order_by("pk")
-            .values_list("pk", "published", "name", "date", "slug", "layout")
-        )
-        seats = (
-            Seat.objects.filter(player_id=pk)
-            .order_by("pk")
-            .values_list(
-                "pk",
-                "table_id",
-                "table__number",
-                "table__sheet_version",
-                "series__number",
-                *TOTAL_FIELDS,
-            )
-        )
-        return repr((list(own), list(tournaments), list(seats)))
+        return repr((PLAYER_OWN.rows(pk), PLAYER_TOURNAMENTS.rows(pk), PLAYER_SEATS.rows(pk)))
 
     def get_queryset(self):
         return Player.objects.select_related("club")
