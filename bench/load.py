@@ -125,6 +125,40 @@ def tournament(players: int, *, series: int = 4, running: bool, tag: str = "") -
     return made
 
 
+def open_games(t) -> int:
+    """Games still to be entered at the open tables of a running tournament."""
+    from django.db.models import Count
+
+    from tournaments.models import Series, Table
+
+    tables = (
+        Table.objects.filter(series__tournament=t, series__status=Series.Status.OPEN)
+        .annotate(played=Count("games"))
+        .values_list("size", "played")
+    )
+    return sum(max(0, t.games_per_series(size) - played) for size, played in tables)
+
+
+def running_tournament(players: int, *, series: int, room: int) -> object:
+    """The running tournament of that size with room for `room` more games: every load run
+    enters a game a second, so a small one fills up; the next is generated beside it (the
+    full ones stay, as a club's past evenings do)."""
+    from tournaments.models import Tournament
+
+    number = 1
+    while True:
+        tag = f" #{number}" if number > 1 else ""
+        name = f"Load {players} players {series} series running{tag}"
+        new = not Tournament.objects.filter(name=name).exists()
+        t = tournament(players, series=series, running=True, tag=tag)
+        left = open_games(t)
+        if left >= room:
+            return t
+        if new:
+            raise ValueError(f"a new {players}-player tournament has room for {left} games only")
+        number += 1
+
+
 def games_of(t) -> int:
     from tournaments.models import Game
 
@@ -136,8 +170,10 @@ def prepare(args):
     from tournaments.models import Game
 
     print("data:", flush=True)
-    small = tournament(60, series=3, running=True)
-    large = tournament(args.players, running=True)
+    # Room for the secretary's games of an open loop (a game a second), with some to spare.
+    room = int(args.duration / args.write_every) + 50 if args.write_every else 0
+    small = running_tournament(60, series=3, room=room)
+    large = running_tournament(args.players, series=4, room=room)
     floors = {}
     for size in args.floor_sizes:
         floors[size] = large if size == args.players else tournament(size, running=False)

@@ -37,7 +37,9 @@ def main(argv=None):
     from tournaments import demo
     from tournaments.standings.caching import standings_forget
 
-    t = load.tournament(args.players, series=4 if args.players != 60 else 3, running=True)
+    t = load.running_tournament(
+        args.players, series=4 if args.players != 60 else 3, room=args.writes + 10
+    )
     mix = sorted(set(load.page_paths(t)))
     reader = Client(SERVER_NAME="127.0.0.1")
     secretary = Client(SERVER_NAME="127.0.0.1")

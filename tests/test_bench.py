@@ -29,3 +29,21 @@ def test_scoring_bench_agrees_with_the_command_line(capsys):
     # answers each line as the API does; it returns 1 otherwise.
     assert bench.main(["--games", "3000", "--seed", "7"]) == 0
     assert "score(Game)" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_the_load_bench_takes_a_running_tournament_with_room_for_its_games():
+    from bench import load
+
+    first = load.running_tournament(12, series=2, room=1)
+    left = load.open_games(first)
+    assert left >= 1 and first.name == "Load 12 players 2 series running"
+    assert load.running_tournament(12, series=2, room=left).pk == first.pk
+    # Filled up by earlier runs: the next one is generated beside it.
+    first.series.filter(status="open").update(status="closed")
+    assert load.open_games(first) == 0
+    second = load.running_tournament(12, series=2, room=left)
+    assert second.pk != first.pk and second.name.endswith(" #2")
+    assert load.open_games(second) == left
+    with pytest.raises(ValueError):  # more than a new one has
+        load.running_tournament(12, series=2, room=left + 1)
