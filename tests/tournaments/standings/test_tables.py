@@ -50,7 +50,13 @@ def standings(tournament, series):
 
 @pytest.mark.parametrize(
     "query",
-    ["", "?page=2", "?sort=-player_name", "?sort=club&page=2", "?category=S&q=%3Cb%3E%26x&sort=won"],
+    [
+        "",
+        "?page=2",
+        "?sort=-player_name",
+        "?sort=club&page=2",
+        "?category=S&q=%3Cb%3E%26x&sort=won",
+    ],
 )
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_quick_body_is_the_stock_templates_body(standings, query, language):
