@@ -17,7 +17,9 @@ loopback, in a database that also holds other tournaments (≥ 300k games in the
 3. **Floor**: in this process, interleaved, per tournament size (250, 2,000, 4,000
    players): the hand-written SQL aggregate over the games (bench/standings.py's floor),
    the standings selector, and the standings page rendered with an empty cache; medians,
-   ratios to the floor and the page's number of queries.
+   ratios to the floor and the page's number of queries. The process's interpreter is
+   tuned as a server worker's (`skatclub/runtime.py`; `--interpreter stock` leaves
+   Python's defaults).
 4. EXPLAIN of the standings' one query on the seats, and of the games found by their
    tournament (the latest games), with the database's size.
 
@@ -499,6 +501,12 @@ def floor(args, floors: dict) -> list[dict]:
     from tournaments.standings.caching import standings_forget
     from tournaments.standings.selectors import tournament_standings
 
+    if args.interpreter == "server":
+        # The page as a server worker renders it: its interpreter tuned as skatclub/wsgi.py
+        # tunes it (the collector's thresholds, what was loaded at start frozen).
+        from skatclub import runtime
+
+        runtime.tune()
     rows = []
     client = Client(SERVER_NAME="127.0.0.1")
     for size, t in sorted(floors.items()):
@@ -634,6 +642,12 @@ def main(argv=None):
     parser.add_argument("--floor-sizes", type=int, nargs="+", default=[250, 2000, 4000])
     parser.add_argument("--other-games", type=int, default=300_000)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument(
+        "--interpreter",
+        choices=["server", "stock"],
+        default="server",
+        help="floor: the interpreter tuned as a server worker's (skatclub/runtime.py) or not",
+    )
     args = parser.parse_args(argv)
     if args.short:
         args.duration, args.capacity_seconds, args.repeat = 10, 5, 3
@@ -729,7 +743,10 @@ def report(checks: list[tuple[str, bool]]) -> int:
 
 
 def print_floor(args, floors):
-    print("\nfloor (ms, medians of interleaved runs; cold page cache):")
+    print(
+        "\nfloor (ms, medians of interleaved runs; cold page cache;"
+        f" {args.interpreter} interpreter):"
+    )
     print("  players   games   floor  selector  page  selector/floor  page/floor  queries")
     rows = floor(args, floors)
     for row in rows:

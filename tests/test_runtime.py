@@ -1,0 +1,70 @@
+"""skatclub/runtime.py: a server worker's interpreter, as skatclub/wsgi.py leaves it.
+
+Each case starts a fresh interpreter that imports the WSGI application, as a gunicorn
+worker does (the collector's and the lock's settings are the process's own)."""
+
+import os
+import subprocess
+import sys
+
+from django.conf import settings
+
+READ_WORKER = (
+    "import gc, sys, skatclub.wsgi; "
+    "print(gc.get_threshold()[0], gc.get_freeze_count() > 10000, sys.getswitchinterval(), "
+    "'tournaments.standings.views' in sys.modules)"
+)
+
+
+def start_worker(**env):
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"GC_YOUNG_OBJECTS", "PYTHON_SWITCH_INTERVAL", "DJANGO_SETTINGS_MODULE"}
+    }
+    environment.update(env, DJANGO_DEBUG="1")
+    return subprocess.run(
+        [sys.executable, "-c", READ_WORKER],
+        cwd=settings.BASE_DIR,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_worker_freezes_what_it_loaded_and_collects_less_often():
+    done = start_worker()
+    assert done.returncode == 0, done.stderr
+    # The views are loaded before the freeze; the lock is handed over every millisecond.
+    assert done.stdout.split() == ["2000", "True", "0.001", "True"]
+
+
+def test_the_intervals_come_from_the_environment():
+    done = start_worker(GC_YOUNG_OBJECTS="2500", PYTHON_SWITCH_INTERVAL="0.002")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "2500" and done.stdout.split()[2] == "0.002"
+
+
+def test_a_bad_interval_stops_the_worker_with_a_clear_message():
+    for name, value in (
+        ("GC_YOUNG_OBJECTS", "many"),
+        ("GC_YOUNG_OBJECTS", "0"),  # 0 would switch the collector off
+        ("PYTHON_SWITCH_INTERVAL", "1e-9"),
+        ("PYTHON_SWITCH_INTERVAL", "soon"),
+    ):
+        done = start_worker(**{name: value})
+        assert done.returncode == 1
+        assert f"{name} must be a number from" in done.stderr and repr(value) in done.stderr
+
+
+def test_the_documented_values_are_taken():
+    from tests.test_settings import production_environment
+
+    documented = production_environment()
+    done = start_worker(
+        GC_YOUNG_OBJECTS=documented["GC_YOUNG_OBJECTS"],
+        PYTHON_SWITCH_INTERVAL=documented["PYTHON_SWITCH_INTERVAL"],
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[:3] == ["2000", "True", "0.001"]
