@@ -254,11 +254,13 @@ def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
         .select_related("table__series")
         .order_by("-created", "-pk")[:limit]
     )
+    # The declarers' names only: no seat or player objects, and no default ordering (its
+    # joins of the tables, series and tournament took longer to plan than the rest to run).
     names = {
-        (s.table_id, s.number): s.player.name
-        for s in Seat.objects.filter(table_id__in={g.table_id for g in games}).select_related(
-            "player"
-        )
+        (table_id, number): name
+        for table_id, number, name in Seat.objects.filter(table_id__in={g.table_id for g in games})
+        .order_by()
+        .values_list("table_id", "number", "player__name")
     }
     for game in games:
         game.declarer_name = names.get((game.table_id, game.declarer), "")

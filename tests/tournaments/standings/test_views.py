@@ -228,6 +228,11 @@ def test_projector_reloads_and_lists_the_latest_games(client, tournament, series
     assert "http-equiv" not in text and "data-turn-url" not in text
     assert len(response.context["latest"]) == 3 and "S1 T1 #3" in text
     assert len(response.context["standings"]) == 4
+    # Each game with its declarer's name, read from the table's seats.
+    names = {seat.number: seat.player.name for seat in series.tables.get().seats.all()}
+    latest = response.context["latest"]
+    assert [g.declarer_name for g in latest] == [names[g.declarer] for g in latest]
+    assert all(f"<strong>{names[g.declarer]}</strong>" in text for g in latest)
 
 
 def test_projector_cycles_through_every_row(client, tournament, roster):
