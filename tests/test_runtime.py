@@ -3,11 +3,7 @@
 Each case starts a fresh interpreter that imports the WSGI application, as a gunicorn
 worker does (the collector's and the lock's settings are the process's own)."""
 
-import os
-import subprocess
-import sys
-
-from django.conf import settings
+from tests.test_settings import fresh_python, production_environment
 
 READ_WORKER = (
     "import gc, sys, skatclub.wsgi; "
@@ -17,19 +13,11 @@ READ_WORKER = (
 
 
 def start_worker(**env):
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"GC_YOUNG_OBJECTS", "PYTHON_SWITCH_INTERVAL", "DJANGO_SETTINGS_MODULE"}
-    }
-    environment.update(env, DJANGO_DEBUG="1")
-    return subprocess.run(
-        [sys.executable, "-c", READ_WORKER],
-        cwd=settings.BASE_DIR,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    return fresh_python(
+        READ_WORKER,
+        without={"GC_YOUNG_OBJECTS", "PYTHON_SWITCH_INTERVAL", "DJANGO_SETTINGS_MODULE"},
+        **env,
+        DJANGO_DEBUG="1",
     )
 
 
@@ -59,8 +47,6 @@ def test_a_bad_interval_stops_the_worker_with_a_clear_message():
 
 
 def test_the_documented_values_are_taken():
-    from tests.test_settings import production_environment
-
     documented = production_environment()
     done = start_worker(
         GC_YOUNG_OBJECTS=documented["GC_YOUNG_OBJECTS"],

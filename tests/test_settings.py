@@ -15,20 +15,27 @@ READ_SETTINGS = (
 )
 
 
-def read_settings(**env):
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG"}
-    }
-    environment.update(env, DJANGO_SETTINGS_MODULE="skatclub.settings")
+def fresh_python(code: str, *, without: set[str], **env):
+    """`python -c code` in a fresh interpreter from the project's folder, with this
+    process's environment less the variables `without`, plus `env`."""
+    environment = {key: value for key, value in os.environ.items() if key not in without}
+    environment.update(env)
     return subprocess.run(
-        [sys.executable, "-c", READ_SETTINGS],
+        [sys.executable, "-c", code],
         cwd=settings.BASE_DIR,
         env=environment,
         capture_output=True,
         text=True,
         timeout=120,
+    )
+
+
+def read_settings(**env):
+    return fresh_python(
+        READ_SETTINGS,
+        without={"DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG"},
+        **env,
+        DJANGO_SETTINGS_MODULE="skatclub.settings",
     )
 
 
