@@ -11,9 +11,8 @@
   request for 130–220 ms about once every ten games entered (2,000 players, the load mix
   in one process). The collector then looks every GC_YOUNG_OBJECTS new objects (default
   2,000; Python's is 700): fewer passes over a request's short-lived objects, most of
-  them freed by their reference counts first. In the same mix the longest
-  pause went down to about 12 ms. What a request leaves in reference cycles is still
-  collected.
+  them freed by their reference counts first. In the same mix the longest pause went down
+  to about 12 ms. What a request leaves in reference cycles is still collected.
 """
 
 from __future__ import annotations
