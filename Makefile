@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
 DEV_ENV := DJANGO_DEBUG=1
 PORT ?= 8000
 
-.PHONY: run serve setup test test-postgres lint format bench bench-short browser-deps messages clean
+.PHONY: run serve setup bytecode test test-postgres lint format bench bench-short browser-deps messages clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,13 @@ $(STAMP): requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) bytecode
+
+# The project's modules compiled to bytecode once (only those changed since): a command or a
+# server worker then starts without compiling them, which it would do on every start where
+# Python may not write its caches (PYTHONDONTWRITEBYTECODE, a read-only checkout).
+bytecode: $(STAMP)
+	$(PY) -m compileall -q -j 0 manage.py skatclub tournaments scoring
 
 # Debian's Chromium for the browser tests (no browser download works here).
 browser-deps:
@@ -30,7 +36,7 @@ browser-deps:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
-run: $(STAMP)
+run: $(STAMP) bytecode
 	$(DEV_ENV) $(PY) manage.py migrate --no-input
 	$(DEV_ENV) $(PY) manage.py demo_data
 	@echo "Open http://127.0.0.1:$(PORT)/  (sign in as: secretary / skat-demo)"
@@ -48,7 +54,7 @@ WEB_CONCURRENCY ?= 2
 THREADS ?= 4
 REQUEST_TIMEOUT ?= 30
 BACKLOG ?= 256
-serve: $(STAMP)
+serve: $(STAMP) bytecode
 	DJANGO_DEBUG=0 $(PY) manage.py migrate --no-input
 	DJANGO_DEBUG=0 $(PY) manage.py collectstatic --no-input --verbosity 0
 	DJANGO_DEBUG=0 exec $(VENV)/bin/gunicorn skatclub.wsgi:application \
@@ -72,14 +78,14 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-bench: $(STAMP)
+bench: $(STAMP) bytecode
 	$(PY) bench/scoring.py
 	$(PY) bench/standings.py
 	$(PY) bench/importing.py
 	$(PY) bench/load.py
 
 # The load benchmark only, a few seconds per phase (a smoke run on a busy machine).
-bench-short: $(STAMP)
+bench-short: $(STAMP) bytecode
 	$(PY) bench/load.py --short
 
 messages: $(STAMP)
