@@ -36,16 +36,14 @@ def standings_text(rows: list[dict], *, list_scoring: bool) -> str:
                 str(row["list_points"]),
             ]
         )
-    widths = [max(len(line[i]) for line in [header, *lines]) for i in range(len(header))]
+    table = [header, *lines]
     text_columns = {1, 2}  # player and club read left to right; numbers align right
-
-    def render(cells):
-        return "  ".join(
-            cell.ljust(width) if i in text_columns else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
-        ).rstrip()
-
-    return "\n".join([render(header), *(render(line) for line in lines)])
+    # One format for every line (a column at a time: a command's start-up counts).
+    line_format = "  ".join(
+        f"{{:{'<' if i in text_columns else '>'}{max(map(len, column))}}}"
+        for i, column in enumerate(zip(*table, strict=True))
+    )
+    return "\n".join(line_format.format(*line).rstrip() for line in table)
 
 
 class Command(BaseCommand):
