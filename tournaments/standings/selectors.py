@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from django.db import connection
 from django.db.models import Count, Max, Q
 
 from tournaments import permissions
@@ -188,7 +189,7 @@ def _tournament_standings(
     series_numbers = {series.pk: series.number for series in in_series}
     rows: dict[int, StandingRow] = {}
     for player_id, name, club, team, player_category, lot in fetch(
-        registrations_sql(bool(category)),
+        registrations_sql(bool(category), connection.vendor),
         [tournament.pk, *([category] if category else [])],
     ):
         rows[player_id] = StandingRow(
