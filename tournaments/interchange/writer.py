@@ -59,6 +59,7 @@ from tournaments.registry.services import (
     registration_add,
     season_create,
     tournament_create,
+    tournament_purge,
 )
 from tournaments.sheets.selectors import TOTAL_FIELDS
 from tournaments.sheets.totals import seat_totals_refresh, totals_of_rows
@@ -154,7 +155,7 @@ class _Writer:
             )
             return
         if existing is not None:
-            existing.delete()
+            tournament_purge(tournament=existing)
         try:
             self.tournament = self.tournament_write(slug)
         except UserError as error:  # a service refused what the checks let through

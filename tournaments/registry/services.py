@@ -13,7 +13,7 @@ import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -26,12 +26,16 @@ from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import (
     Club,
     Game,
+    GameChange,
+    Penalty,
+    PenaltyChange,
     Player,
     Registration,
     RuleSet,
     Season,
     Seat,
     Series,
+    SheetCopy,
     Table,
     Tournament,
     has_control_characters,
@@ -416,6 +420,35 @@ def tournament_delete(*, tournament: Tournament, user=None):
         if Registration.objects.filter(tournament=tournament, payments__isnull=False).exists():
             raise UserError(_("Money has been booked for this tournament; it cannot be deleted."))
         tournament.delete()
+
+
+def tournament_purge(*, tournament: Tournament):
+    """Delete a tournament with everything it holds, in the caller's transaction (an
+    import's `--replace`).
+
+    The score sheets' rows go first, one DELETE per kind found by the tournament's tables:
+    Django's cascade from the tournament would load every game (a game has penalties and a
+    change log pointing at it) to delete them one batch at a time, which made replacing a
+    tournament of 96,000 games take 6 s and 90 MB more than importing it. The rest (tables,
+    series, registrations and what hangs on them, a few thousand rows) goes by the cascade;
+    the database's foreign keys refuse the transaction if anything were left pointing at a
+    deleted row."""
+    tables = Table.objects.filter(series__tournament=tournament)
+    # Nothing points at these: each is one DELETE with the tables as a subquery.
+    for model in (GameChange, PenaltyChange, SheetCopy, Seat):
+        model.objects.filter(table__in=tables).delete()
+    Penalty.objects.filter(table__in=tables).delete()  # a few, their change log gone
+    # The games' penalties and change log are gone: the games themselves by one statement
+    # (a queryset's delete would still load each one for the relations it no longer has).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {Game._meta.db_table} WHERE table_id IN"
+            f" (SELECT t.id FROM {Table._meta.db_table} t"
+            f" INNER JOIN {Series._meta.db_table} s ON s.id = t.series_id"
+            " WHERE s.tournament_id = %s)",
+            [tournament.pk],
+        )
+    tournament.delete()
 
 
 def registration_add(

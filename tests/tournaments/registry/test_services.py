@@ -103,3 +103,65 @@ class TestControlCharacters:
         with pytest.raises(UserError, match="control character"):
             players_import(tournament=tournament, rows=[{"name": "A\x00"}])
         assert not Player.objects.filter(name__startswith="A").exists()
+
+
+class TestTournamentPurge:
+    """An import's `--replace` deletes the tournament it replaces with `tournament_purge`."""
+
+    def held(self, pk: int) -> dict[str, int]:
+        """The rows of every kind that hangs on tournament `pk` (its cascade)."""
+        from tournaments.models import (
+            ActionLog,
+            GameChange,
+            Payment,
+            Penalty,
+            PenaltyChange,
+            Registration,
+            Seat,
+            Series,
+            SheetCopy,
+            Table,
+        )
+
+        by_table = {"table__series__tournament_id": pk}
+        return {
+            "registrations": Registration.objects.filter(tournament_id=pk).count(),
+            "payments": Payment.objects.filter(registration__tournament_id=pk).count(),
+            "series": Series.objects.filter(tournament_id=pk).count(),
+            "tables": Table.objects.filter(series__tournament_id=pk).count(),
+            "seats": Seat.objects.filter(**by_table).count(),
+            "games": Game.objects.filter(**by_table).count(),
+            "penalties": Penalty.objects.filter(**by_table).count(),
+            "game changes": GameChange.objects.filter(**by_table).count(),
+            "penalty changes": PenaltyChange.objects.filter(**by_table).count(),
+            "second copies": SheetCopy.objects.filter(**by_table).count(),
+            "log": ActionLog.objects.filter(tournament_id=pk).count(),
+        }
+
+    def test_everything_of_the_tournament_goes_and_nothing_else(
+        self, tournament, roster, secretary, worked_table
+    ):
+        from tests.tournaments.helpers import complete_tournament
+        from tournaments.registry.services import tournament_purge
+
+        other = worked_table.series.tournament
+        complete = complete_tournament(
+            tournament_create(club=tournament.club, name="Replaced", date=tournament.date),
+            roster,
+            secretary,
+        )
+        payment_record(
+            registration=complete.registrations.first(), amount=10, user=secretary, kind="fees"
+        )
+        held = self.held(complete.pk)
+        kept = self.held(other.pk)
+        assert all(held.values()), held  # every kind is there to be deleted
+        players = Player.objects.count()
+
+        pk = complete.pk
+        tournament_purge(tournament=complete)
+
+        assert not Tournament.objects.filter(pk=pk).exists()
+        assert set(self.held(pk).values()) == {0}
+        assert self.held(other.pk) == kept
+        assert Player.objects.count() == players  # the players stay in the club's list
