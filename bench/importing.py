@@ -11,7 +11,10 @@ migrated), runs `manage.py import_tournament FILE --replace` as a subprocess and
   with the file: the difference between the two sizes must stay under 30 MB (a document
   held in memory costs hundreds of MB at these sizes);
 - that the imported tournament exports again to the same document (byte for byte on
-  SQLite; the same JSON on PostgreSQL, whose jsonb reorders the keys of stored objects).
+  SQLite; the same JSON on PostgreSQL, whose jsonb reorders the keys of stored objects);
+- the same document imported again over it (`--replace`, a director's corrected file):
+  its time, and that its peak memory stays within the same 30 MB of the first import's
+  (the replaced tournament is deleted without loading its games).
 
 Each size is imported `--repeat` times (fresh database each time; sizes interleaved) and
 the median is reported.
@@ -181,6 +184,8 @@ def main():
     games = {n: games_in(paths[n]) for n in args.players}
     times: dict[int, list[float]] = {n: [] for n in args.players}
     peaks: dict[int, list[float]] = {n: [] for n in args.players}
+    replace_times: dict[int, list[float]] = {n: [] for n in args.players}
+    replace_peaks: dict[int, list[float]] = {n: [] for n in args.players}
     same: dict[int, bool] = {}
     for _round in range(args.repeat):
         for n in args.players:  # interleaved: the machine's noise hits every size alike
@@ -190,6 +195,9 @@ def main():
             peaks[n].append(peak)
             if n not in same:
                 same[n] = round_trip(url, slug, paths[n])
+            seconds, peak, _slug = import_once(url, paths[n])  # over the first: --replace
+            replace_times[n].append(seconds)
+            replace_peaks[n].append(peak)
     print(
         f"{'players':>8} {'games':>7} {'MB file':>8} {'median s':>9} {'games/s':>8} {'peak MB':>8}"
     )
@@ -201,6 +209,14 @@ def main():
             f"{n:>8} {games[n]:>7} {paths[n].stat().st_size / 2**20:>8.1f} {median:>9.2f} "
             f"{rates[n]:>8.0f} {statistics.median(peaks[n]):>8.1f}"
             f"   (runs: {', '.join(f'{t:.2f}' for t in times[n])} s)"
+        )
+    print("the same document again over it (--replace):")
+    for n in args.players:
+        print(
+            f"{n:>8} {games[n]:>7} {'':>8} {statistics.median(replace_times[n]):>9.2f} "
+            f"{games[n] / statistics.median(replace_times[n]):>8.0f} "
+            f"{statistics.median(replace_peaks[n]):>8.1f}"
+            f"   (runs: {', '.join(f'{t:.2f}' for t in replace_times[n])} s)"
         )
     checks = [
         (
@@ -217,6 +233,15 @@ def main():
                 f"peak memory does not grow with the file ({growth:+.1f} MB from {games[small]} "
                 f"to {games[large]} games; limit {MEMORY_GROWTH_MB} MB)",
                 growth < MEMORY_GROWTH_MB,
+            )
+        )
+    for n in args.players:
+        extra = statistics.median(replace_peaks[n]) - statistics.median(peaks[n])
+        checks.append(
+            (
+                f"replacing the tournament of {n} players does not load it ({extra:+.1f} MB "
+                f"over the first import's peak; limit {MEMORY_GROWTH_MB} MB)",
+                extra < MEMORY_GROWTH_MB,
             )
         )
     checks += [
