@@ -16,16 +16,15 @@ COPY; the column list from `Game._meta`): the ORM's `bulk_create` builds a model
 and prepares every value of every row, most of an import's time. A row's values are whole
 numbers, booleans, strings and None (checked below, for the fields they come from), which
 both database drivers take as they are. On PostgreSQL the COPY is written in its text
-format by the import itself, the part of a row that its game decides spelt once per game
-(`_games_copy`): the driver would spell every value of every row. `seats_insert` writes the
-seats (a few per table) by `executemany` or COPY, spelt by the driver.
+format by the import itself, each distinct row spelt once (`_games_copy`): the driver would
+spell every value of every row. `seats_insert` writes the seats (a few per table) by
+`executemany` or COPY, spelt by the driver.
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Mapping
-from operator import itemgetter
 
 from django.db import connection
 from django.utils import timezone
@@ -128,66 +127,44 @@ def _text(kind: str):
 
 
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
-# COPY's columns in the order the import spells them: first what a row shares with every
-# other row of the same game as the engine values it (`games.game_row`), then what each row
-# has of its own (`games._PER_ROW` and whether it is provisional). The bench's document of
-# 96,000 games holds 48,000 distinct rows but 5,900 distinct shared parts: those are spelt
-# once each, the own part (three numbers and a flag) per row (spelling all: 236 -> 97 ms).
-_OWN = ("declarer", "ramsch_tie", "card_points", "provisional")
-_SHARED = tuple(name for name in GameRow._fields if name not in _OWN)
-_shared_of = itemgetter(*(GameRow._fields.index(name) for name in _SHARED))
-_own_of = itemgetter(*(GameRow._fields.index(name) for name in _OWN))
-_COPY_COLUMNS = ("table_id", "tournament_id", "number", *_SHARED, *_OWN, "client_id", *_STAMPS)
-_SHARED_TEXT = tuple(_text(Game._meta.get_field(name).get_internal_type()) for name in _SHARED)
-_OWN_TEXT = tuple(_text(Game._meta.get_field(name).get_internal_type()) for name in _OWN)
-if sorted(_COPY_COLUMNS) != sorted(_COLUMNS):  # pragma: no cover - a field in both or none
-    raise RuntimeError("interchange.rows: COPY's columns are not the games' columns")
+_ROW_TEXT = tuple(
+    _text(Game._meta.get_field(name).get_internal_type()) for name in GameRow._fields
+)
 # Lines sent to COPY at once.
 _COPY_LINES = 5_000
 
 
 def _games_copy(tournament_id, tables, stamp, client):
-    """PostgreSQL: the games by one COPY in its text format, the part of a row its game
-    decides spelt once per game (a document repeats its games at many tables: spelling
-    them was most of the work)."""
+    """PostgreSQL: the games by one COPY in its text format, each distinct row spelt once
+    (a document repeats its rows at many tables: spelling them is most of the work)."""
     quote = connection.ops.quote_name
-    names = ", ".join(quote(Game._meta.get_field(name).column) for name in _COPY_COLUMNS)
+    names = ", ".join(quote(Game._meta.get_field(name).column) for name in _COLUMNS)
     tail = f"\t\\N\t{stamp.isoformat()}\t{stamp.isoformat()}\t0\n"
-    spelt: dict[tuple, str] = {}
-    declarer_text, tie_text, points_text, provisional_text = _OWN_TEXT
+    spelt: dict[GameRow, str] = {}
     with connection.cursor() as cursor:
         copy_sql = f"COPY {quote(Game._meta.db_table)} ({names}) FROM STDIN"
         with cursor.cursor.copy(copy_sql) as copy:
             lines = []
             for table_id, rows, client_ids in tables:
                 for number, row in enumerate(rows, start=1):
-                    shared = _shared_of(row)
                     if client_ids and client_ids.get(number) is not None:
                         # A phone row's (few): as the driver spells them.
                         copy.write("".join(lines))
                         lines = []
                         copy.write_row(
-                            (table_id, tournament_id, number, *shared, *_own_of(row))
+                            (table_id, tournament_id, number, *row)
                             + (client.get_db_prep_save(client_ids[number], connection),)
                             + (stamp, stamp, 0)
                         )
                         continue
-                    text = spelt.get(shared)
+                    text = spelt.get(row)
                     if text is None:
                         if len(spelt) >= KEEP:
                             spelt.clear()
-                        text = spelt[shared] = "\t".join(
-                            [
-                                spell(value)
-                                for spell, value in zip(_SHARED_TEXT, shared, strict=True)
-                            ]
+                        text = spelt[row] = "\t".join(
+                            [spell(value) for spell, value in zip(_ROW_TEXT, row, strict=True)]
                         )
-                    declarer, tie, points, provisional = _own_of(row)
-                    lines.append(
-                        f"{table_id}\t{tournament_id}\t{number}\t{text}\t{declarer_text(declarer)}"
-                        f"\t{tie_text(tie)}\t{points_text(points)}\t"
-                        f"{provisional_text(provisional)}{tail}"
-                    )
+                    lines.append(f"{table_id}\t{tournament_id}\t{number}\t{text}{tail}")
                 if len(lines) >= _COPY_LINES:
                     copy.write("".join(lines))
                     lines = []
