@@ -74,10 +74,7 @@ class QuickBodyMixin:
                 names, catch_all = signature(render)
                 if catch_all or not set(names) <= self.CELL_ARGUMENTS:
                     return None
-            accessor = str(bound.accessor)
-            # A plain attribute of the record, read directly where the record is a plain object.
-            attribute = accessor if accessor.isidentifier() and "__" not in accessor else None
-            plan.append((bound, _getter(accessor), column.empty_values, names, render, attribute))
+            plan.append((bound, _getter(bound.accessor), column.empty_values, names, render))
         return plan
 
     @property
@@ -87,11 +84,7 @@ class QuickBodyMixin:
         if plan is None:
             return None
         context = Context(autoescape=True)
-        cells_plan = [
-            (f"<td {plan_bound.attrs['td'].as_html()}>", *plan_rest, plan_bound)
-            for plan_bound, *plan_rest in plan
-        ]
-        tds = [td for td, *_rest in cells_plan]
+        tds = [f"<td {bound.attrs['td'].as_html()}>" for bound, *_ in plan]
         kind = (type(self), *tds, get_language(), get_script_prefix())
         grouping = settings.USE_THOUSAND_SEPARATOR
         lines = []
@@ -108,20 +101,12 @@ class QuickBodyMixin:
                 if line is not None:
                     lines.append(line)
                     continue
-            record_kind = type(record)
-            plain = record_kind is not dict and not _subscriptable(record_kind)
             cells = []
-            for td, accessor, empty, names, render, attribute, bound in cells_plan:
-                value = _MISSING
-                if plain and attribute is not None:  # what `accessor` gives, read directly
-                    value = getattr(record, attribute, _MISSING)
-                    if callable(value):
-                        value = _MISSING
-                if value is _MISSING:
-                    try:
-                        value = accessor(record)
-                    except Exception:  # noqa: BLE001 - django-tables2 shows the default too
-                        value = None
+            for td, (bound, accessor, empty, names, render) in zip(tds, plan, strict=True):
+                try:
+                    value = accessor(record)
+                except Exception:  # noqa: BLE001 - django-tables2 shows the default too
+                    value = None
                 if value in empty:
                     cell = bound.default
                 elif render is None:
@@ -137,9 +122,8 @@ class QuickBodyMixin:
                     cell = render(**{name: given[name] for name in names})
                 kind_of_cell = type(cell)
                 if kind_of_cell is int and not grouping:
-                    cells.append(f"{td}{cell}</td>")  # as localize() shows an int, no grouping
-                    continue
-                if kind_of_cell is SafeString:
+                    shown = str(cell)  # what localize() gives an int without grouping
+                elif kind_of_cell is SafeString:
                     shown = cell  # what the template shows of a safe string
                 elif kind_of_cell is str:
                     shown = escape(cell)  # django.utils.html.escape is html.escape
@@ -230,7 +214,6 @@ def _subscriptable(kind: type) -> bool:
 
 
 _PLAYER_SENTINEL = 987654321
-_MISSING = object()
 
 
 @lru_cache(maxsize=64)
