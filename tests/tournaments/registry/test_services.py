@@ -3,9 +3,23 @@
 import pytest
 
 from tests.factories import PlayerFactory, RegistrationFactory
-from tests.tournaments.helpers import GRAND
+from tests.tournaments.helpers import GRAND, complete_tournament
 from tournaments.errors import UserError
-from tournaments.models import Game, Player, Tournament
+from tournaments.models import (
+    ActionLog,
+    Game,
+    GameChange,
+    Payment,
+    Penalty,
+    PenaltyChange,
+    Player,
+    Registration,
+    Seat,
+    Series,
+    SheetCopy,
+    Table,
+    Tournament,
+)
 from tournaments.money.services import payment_record
 from tournaments.registry.services import (
     club_create,
@@ -15,6 +29,7 @@ from tournaments.registry.services import (
     registration_remove,
     season_create,
     tournament_create,
+    tournament_purge,
     tournament_set_status,
     tournament_update,
 )
@@ -110,19 +125,6 @@ class TestTournamentPurge:
 
     def held(self, pk: int) -> dict[str, int]:
         """The rows of every kind that hangs on tournament `pk` (its cascade)."""
-        from tournaments.models import (
-            ActionLog,
-            GameChange,
-            Payment,
-            Penalty,
-            PenaltyChange,
-            Registration,
-            Seat,
-            Series,
-            SheetCopy,
-            Table,
-        )
-
         by_table = {"table__series__tournament_id": pk}
         return {
             "registrations": Registration.objects.filter(tournament_id=pk).count(),
@@ -141,9 +143,6 @@ class TestTournamentPurge:
     def test_everything_of_the_tournament_goes_and_nothing_else(
         self, tournament, roster, secretary, worked_table
     ):
-        from tests.tournaments.helpers import complete_tournament
-        from tournaments.registry.services import tournament_purge
-
         other = worked_table.series.tournament
         complete = complete_tournament(
             tournament_create(club=tournament.club, name="Replaced", date=tournament.date),
