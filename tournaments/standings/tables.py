@@ -3,8 +3,9 @@
 `render_*` shapes HTML; `value_*` gives the plain figure that exports use.
 """
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from html import escape
+from operator import attrgetter
 
 import django_tables2 as tables
 from django.conf import settings
@@ -56,6 +57,9 @@ class QuickBodyMixin:
         super().__init__(*args, **kwargs)
 
     def _cell_plan(self):
+        """Per shown column its bound column, empty values and render (`_cell_call`), with
+        the reader of a row's values (`_row_reader`); None where the stock template must
+        render the body."""
         plan = []
         for bound in self.columns:
             column = bound.column
@@ -71,20 +75,34 @@ class QuickBodyMixin:
                 render, names = None, ()  # Column.render gives the value as it is
             else:
                 render = bound.render
-                names, catch_all = signature(render)
+                function = getattr(render, "__func__", None)  # a method: its function's
+                names, catch_all = (
+                    signature(render) if function is None else _method_arguments(function)
+                )
                 if catch_all or not set(names) <= self.CELL_ARGUMENTS:
                     return None
-            plan.append((bound, _getter(bound.accessor), column.empty_values, names, render))
-        return plan
+            plan.append((bound, column.empty_values, _cell_call(render, names, bound, self)))
+        return plan, _row_reader(tuple(bound.accessor for bound in self.columns))
+
+    def _column_attrs(self) -> dict:
+        """Each shown column's attributes (`BoundColumn.attrs`, computed anew at every
+        read) once for the header and the body, per ordering of the table."""
+        ordering = tuple(self.order_by or ())
+        kept = self.__dict__.get("_quick_attrs")
+        if kept is None or kept[0] != ordering:
+            kept = self._quick_attrs = (ordering, {c.name: c.attrs for c in self.columns})
+        return kept[1]
 
     @property
     def body_html(self):
         """The `<tr>` rows of the current page as HTML, or None for the stock template."""
-        plan = self._cell_plan()
-        if plan is None:
+        planned = self._cell_plan()
+        if planned is None:
             return None
+        plan, read_row = planned
         context = Context(autoescape=True)
-        tds = [f"<td {bound.attrs['td'].as_html()}>" for bound, *_ in plan]
+        attrs = self._column_attrs()
+        tds = [f"<td {attrs[bound.name]['td'].as_html()}>" for bound, *_ in plan]
         kind = (type(self), *tds, get_language(), get_script_prefix())
         grouping = settings.USE_THOUSAND_SEPARATOR
         lines = []
@@ -102,24 +120,14 @@ class QuickBodyMixin:
                     lines.append(line)
                     continue
             cells = []
-            for td, (bound, accessor, empty, names, render) in zip(tds, plan, strict=True):
-                try:
-                    value = accessor(record)
-                except Exception:  # noqa: BLE001 - django-tables2 shows the default too
-                    value = None
+            values = read_row(record)
+            for td, (bound, empty, call), value in zip(tds, plan, values, strict=True):
                 if value in empty:
                     cell = bound.default
-                elif render is None:
+                elif call is None:
                     cell = value
                 else:
-                    given = {
-                        "value": value,
-                        "record": record,
-                        "column": bound.column,
-                        "bound_column": bound,
-                        "table": self,
-                    }
-                    cell = render(**{name: given[name] for name in names})
+                    cell = call(value, record)
                 kind_of_cell = type(cell)
                 if kind_of_cell is int and not grouping:
                     shown = str(cell)  # what localize() gives an int without grouping
@@ -145,17 +153,64 @@ class QuickBodyMixin:
         if request is None:
             return None
         field = self.prefixed_order_by_field
+        attrs = self._column_attrs()
+        query = dict(request.GET)
+        # The query without an ordering yet (the usual first visit): the ordering is added
+        # at its end, the rest encoded once for every column.
+        rest = None
+        if field not in ("", None) and field not in query:
+            rest = urlencode(query, doseq=True)
+            rest = f"?{rest}&" if rest else "?"
         cells = []
         for column in self.columns:
             header = conditional_escape(column.header)
             if column.orderable:
-                params = dict(request.GET)
-                if field not in ("", None):
-                    params[field] = column.order_by_alias.next
-                href = escape("?" + urlencode(params, doseq=True))
-                header = f'<a href="{href}">{header}</a>'
-            cells.append(f"<th {column.attrs['th'].as_html()}>{header}</th>")
+                if rest is not None:
+                    href = rest + urlencode({field: column.order_by_alias.next})
+                else:
+                    params = dict(query)
+                    if field not in ("", None):
+                        params[field] = column.order_by_alias.next
+                    href = "?" + urlencode(params, doseq=True)
+                header = f'<a href="{escape(href)}">{header}</a>'
+            cells.append(f"<th {attrs[column.name]['th'].as_html()}>{header}</th>")
         return mark_safe("".join(cells))
+
+
+_MISSING = object()
+
+
+def _bits(accessor: str) -> list[tuple[str, int | None]] | None:
+    """The accessor's parts (`series__2__list_points`: each with its number, if one), or
+    None for a dotted or empty accessor (read through the Accessor only)."""
+    if "." in accessor or not accessor:
+        return None
+    return [(bit, int(bit) if bit.isdigit() else None) for bit in accessor.split("__")]
+
+
+def _walk(current, bits, record, resolve):
+    """Follow `bits` from `current` (a part of `record`): keys of plain dicts (or their
+    numbers), attributes of plain objects; anything else (a callable, an object with `[]`,
+    a key not there) through the Accessor (`resolve(record)`). None ends the path."""
+    for bit, number in bits:
+        if type(current) is dict:
+            if bit in current:
+                current = current[bit]
+            elif number is not None and number in current:
+                current = current[number]
+            else:
+                return resolve(record)
+        elif _subscriptable(type(current)):
+            return resolve(record)
+        else:
+            current = getattr(current, bit, _MISSING)
+            if current is _MISSING:
+                return resolve(record)
+        if callable(current):
+            return resolve(record)
+        if current is None:
+            break
+    return current
 
 
 def _getter(accessor: str):
@@ -164,48 +219,106 @@ def _getter(accessor: str):
     columns' `series__2__list_points`: the series dict's keys are numbers), anything else
     (a callable, an object with `[]`, a key not there) through the Accessor."""
     resolve = A(accessor).resolve
-    if "." in accessor or not accessor:
+    bits = _bits(accessor)
+    if bits is None:
         return resolve
-    bits = [(bit, int(bit) if bit.isdigit() else None) for bit in accessor.split("__")]
-    missing = object()
-    if len(bits) == 1 and bits[0][1] is None:  # most cells: one attribute of the record
-
-        def read_attribute(record):
-            kind = type(record)
-            if kind is dict or _subscriptable(kind):
-                return resolve(record)
-            value = getattr(record, accessor, missing)
-            if value is missing or callable(value):
-                return resolve(record)
-            return value
-
-        return read_attribute
 
     def read(record):
         if isinstance(record, dict):
             return resolve(record)
-        current = record
-        for bit, number in bits:
-            if type(current) is dict:
-                if bit in current:
-                    current = current[bit]
-                elif number is not None and number in current:
-                    current = current[number]
-                else:
-                    return resolve(record)
-            elif _subscriptable(type(current)):
-                return resolve(record)
-            else:
-                current = getattr(current, bit, missing)
-                if current is missing:
-                    return resolve(record)
-            if callable(current):
-                return resolve(record)
-            if current is None:
-                break
-        return current
+        return _walk(record, bits, record, resolve)
 
     return read
+
+
+def _read_or_none(getter, record):
+    try:
+        return getter(record)
+    except Exception:  # noqa: BLE001 - django-tables2 shows the default too
+        return None
+
+
+@lru_cache(maxsize=64)
+def _row_reader(accessors: tuple[str, ...]):
+    """A function of a record giving each accessor's value as `_getter`'s would (an error:
+    None), for a table's row: the first part of every accessor is read from a plain object
+    in one step (`operator.attrgetter`); a record with `[]` (a dict), a missing or callable
+    first part, reads each value through its getter instead. Made once per columns."""
+    getters = [_getter(accessor) for accessor in accessors]
+    firsts: list[str] = []
+    paths = []  # per accessor: None (its getter) or (its first part's slot, the rest)
+    for accessor in accessors:
+        bits = _bits(accessor)
+        if bits is None or bits[0][1] is not None:
+            paths.append(None)
+            continue
+        if bits[0][0] not in firsts:
+            firsts.append(bits[0][0])
+        paths.append((firsts.index(bits[0][0]), bits[1:], A(accessor).resolve))
+
+    def each(record):
+        return [_read_or_none(getter, record) for getter in getters]
+
+    if not firsts:
+        return each
+    read_firsts = attrgetter(*firsts)
+    single = len(firsts) == 1
+    steps = list(zip(paths, getters, strict=True))
+
+    def read_row(record):
+        if _subscriptable(type(record)):
+            return each(record)
+        try:
+            found = read_firsts(record)
+        except Exception:  # noqa: BLE001 - each getter decides (the Accessor's rules)
+            return each(record)
+        if single:
+            found = (found,)
+        if any(map(callable, found)):
+            return each(record)
+        values = []
+        for path, getter in steps:
+            if path is None:
+                values.append(_read_or_none(getter, record))
+                continue
+            slot, rest, resolve = path
+            value = found[slot]
+            if rest and value is not None:
+                try:
+                    value = _walk(value, rest, record, resolve)
+                except Exception:  # noqa: BLE001
+                    value = None
+            values.append(value)
+        return values
+
+    return read_row
+
+
+def _cell_call(render, names, bound, table):
+    """`render` as a function of a cell's value and record, the other arguments it names
+    (the column, the bound column, the table) given once; None for no render."""
+    if render is None:
+        return None
+    given = {"column": bound.column, "bound_column": bound, "table": table}
+    fixed = {name: given[name] for name in names if name in given}
+    if fixed:
+        render = partial(render, **fixed)
+    if "value" in names and "record" in names:
+        return lambda value, record: render(value=value, record=record)
+    if "value" in names:
+        return lambda value, record: render(value=value)
+    if "record" in names:
+        return lambda value, record: render(record=record)
+    return lambda value, record: render()
+
+
+@lru_cache(maxsize=256)
+def _method_arguments(function) -> tuple[tuple[str, ...], str | None]:
+    """`signature` of a method's bound render (its arguments after `self`), found once
+    per function rather than per table (`inspect.signature` costs more than a page of
+    cells)."""
+    names, catch_all = signature(function)
+    return names[1:], catch_all
 
 
 @lru_cache(maxsize=256)

@@ -22,7 +22,7 @@ from tournaments.standings.selectors import (
     standings_computed,
     tournament_standings,
 )
-from tournaments.standings.tables import StandingsTable
+from tournaments.standings.tables import QuickBodyMixin, StandingsTable
 
 pytestmark = pytest.mark.django_db
 
@@ -98,6 +98,51 @@ def test_a_column_the_quick_body_does_not_know_falls_back_to_the_stock_template(
     quick = rendered(WithTemplate, standings)
     stock = rendered(WithTemplate, standings, template_name="django_tables2/table.html")
     assert quick == stock and "<i>" in quick
+
+
+class Entry:
+    """A plain record with a value read through a dict by its number; its name may be a
+    method (django-tables2 calls it) and a value may not be there."""
+
+    def __init__(self, number, *, method=False, missing=True, scores=True):
+        self.number = number
+        self.scores = {1: {"points": number * 10}} if scores else {}
+        if not method:
+            self.name = f"Plain <{number}>"
+        if missing:
+            self.missing = f"m{number}"
+
+    def name(self):
+        return f"Called <{self.number}>"
+
+
+class MixedTable(QuickBodyMixin, tables.Table):
+    number = tables.Column()
+    name = tables.Column()
+    missing = tables.Column(default="?")
+    points = tables.Column(accessor=tables.A("scores__1__points"), default="–")
+
+
+def test_the_quick_body_reads_every_kind_of_record_as_the_stock_template():
+    """Records whose values the quick body cannot read in one step (a method, a value not
+    there, a key not there, a dict) show what the stock template shows."""
+    rows = [
+        Entry(1),
+        Entry(2, method=True),
+        Entry(3, missing=False),
+        Entry(4, scores=False),
+        {"number": 5, "name": "a <dict>", "missing": "x", "scores": {1: {"points": 7}}},
+        {"number": 6, "name": "no scores"},
+    ]
+    for query in ("", "?page=2"):
+        quick = rendered(MixedTable, rows, query)
+        stock = rendered(MixedTable, rows, query, template_name="django_tables2/table.html")
+        assert quick == stock
+    first = rendered(MixedTable, rows)
+    assert "Plain &lt;1&gt;" in first and ">m1<" in first and ">10<" in first
+    assert "Called &lt;2&gt;" in first and ">30<" in first
+    later = rendered(MixedTable, rows, "?page=2")
+    assert "a &lt;dict&gt;" in later and ">7<" in later and "–" in later
 
 
 def test_an_empty_table_shows_its_empty_text(tournament):
