@@ -13,6 +13,14 @@
   2,000; Python's is 700): fewer passes over a request's short-lived objects, most of
   them freed by their reference counts first. In the same mix the longest pause went down
   to about 12 ms. What a request leaves in reference cycles is still collected.
+
+While Django and the site load, the collector is paused (`collector_pause_for_start`,
+first thing in `manage.py` and in `wsgi.py`); once every app is ready (`collector_resume`,
+from `skatclub/apps.py`, the last installed app) what was loaded is frozen and the
+collector runs again. Loading makes some 350,000 objects that live as long as the process
+and leaves almost no garbage (a few hundred objects in cycles, kept), yet the collector
+walked them as they were made and, in a command, again in every full pass after:
+`manage.py standings` at 2,000 players took 0.45 s with it, 0.34 s without (medians).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import sys
 from django.core.exceptions import ImproperlyConfigured
 
 SWITCH_INTERVAL = 0.001
+_paused_for_start = False
 YOUNG_OBJECTS = 2_000
 
 
@@ -50,7 +59,27 @@ def tune() -> None:
 
     get_resolver().url_patterns  # noqa: B018 - imports the views
     sys.setswitchinterval(interval)
+    # A worker lives long: what loading left in cycles (kept by `collector_resume`) goes
+    # in one full pass before everything is frozen.
+    gc.unfreeze()
     gc.collect()
     gc.freeze()
     _young, older, oldest = gc.get_threshold()
     gc.set_threshold(young, older, oldest)
+
+
+def collector_pause_for_start() -> None:
+    """Pause the cyclic collector until `collector_resume` (a process's start-up only)."""
+    global _paused_for_start
+    if gc.isenabled():
+        gc.disable()
+        _paused_for_start = True
+
+
+def collector_resume() -> None:
+    """Turn the collector on again if `collector_pause_for_start` paused it (else nothing)."""
+    global _paused_for_start
+    if _paused_for_start:
+        _paused_for_start = False
+        gc.freeze()
+        gc.enable()

@@ -84,6 +84,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "tournaments",
+    # Last: the end of start-up (skatclub/apps.py).
+    "skatclub.apps.StartedConfig",
 ]
 
 MIDDLEWARE = [

@@ -56,3 +56,33 @@ def test_the_documented_values_are_accepted_and_used():
     young, frozen, interval, _views = done.stdout.split()
     assert int(young) == int(documented["GC_YOUNG_OBJECTS"]) and frozen == "True"
     assert float(interval) == float(documented["PYTHON_SWITCH_INTERVAL"])
+
+
+READ_COMMAND = (
+    "import runpy, sys; "
+    "sys.argv = ['manage.py', 'shell', '-c', "
+    "'import gc; print(gc.isenabled(), gc.get_freeze_count())']; "
+    "runpy.run_path('manage.py', run_name='__main__')"
+)
+
+
+def test_a_command_loads_without_the_collector_then_runs_with_it():
+    done = fresh_python(READ_COMMAND, without={"DJANGO_SETTINGS_MODULE"}, DJANGO_DEBUG="1")
+    assert done.returncode == 0, done.stderr
+    enabled, frozen = done.stdout.splitlines()[-1].split()
+    # On again once the apps were ready, with what Django and the site loaded frozen.
+    assert enabled == "True" and int(frozen) > 100_000
+
+
+def test_the_collector_is_left_alone_where_it_was_not_paused_for_the_start():
+    import gc
+
+    from skatclub import runtime
+
+    frozen = gc.get_freeze_count()
+    gc.disable()
+    try:
+        runtime.collector_resume()  # nothing was paused by collector_pause_for_start
+        assert not gc.isenabled() and gc.get_freeze_count() == frozen
+    finally:
+        gc.enable()
