@@ -32,8 +32,9 @@ import sys
 from django.core.exceptions import ImproperlyConfigured
 
 SWITCH_INTERVAL = 0.001
-_paused_for_start = False
 YOUNG_OBJECTS = 2_000
+# Set by `collector_pause_for_start`, so that `collector_resume` turns on only what it paused.
+_paused_for_start = False
 
 
 def _number(name: str, default, kind, low, high):
