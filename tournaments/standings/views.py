@@ -66,10 +66,11 @@ class HomeView(TemplateView):
         context["tournaments"] = [t for t in tournaments if t.status != Tournament.Status.RUNNING][
             :50
         ]
-        # A season is listed where its page opens: some match day published, or your club's.
+        # A season is listed where its page opens: some match day published, or your club's;
+        # with its owner, a club or a league.
         context["seasons"] = (
             Season.objects.filter(Q(tournaments__published=True) | Q(club__in=clubs))
-            .select_related("club")
+            .select_related("club", "league")
             .distinct()
             .order_by("-pk")[:20]
         )

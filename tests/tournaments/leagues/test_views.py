@@ -179,3 +179,12 @@ def test_the_api_names_a_league_seasons_league(client, played):
     response = client.get(f"/api/v1/seasons/{played.season.slug}")
     assert response.status_code == 200
     assert response.json()["club"] == "Ostthüringer Liga"
+
+
+def test_the_home_page_names_a_league_season_by_its_league(client, match_day):
+    match_day.published = True
+    match_day.save(update_fields=["published"])
+    text = client.get(reverse("home")).content.decode()
+    listed = text[text.index("League seasons") :]
+    assert "Liga 2026/27</a> <span" in listed and "Ostthüringer Liga" in listed
+    assert "None" not in listed
