@@ -93,6 +93,7 @@ FLOORS = [
             "tournaments.api",
             "tournaments.leagues",
             "tournaments.log",
+            "tournaments.shared_views",
         ),
     ),
     (

@@ -53,9 +53,9 @@ from tournaments.errors import UserError
 from tournaments.formats import describe
 from tournaments.mixins import ManageMixin, SeriesMixin
 from tournaments.models import Series, SheetCopy
+from tournaments.shared_views import SheetMixin, entry_url, history, positive_int, preview_reply
 from tournaments.sheets.forms import GameRowForm, seats_of
 from tournaments.sheets.selectors import Sheet, table_sheet
-from tournaments.sheets.views import SheetMixin, history, positive_int, preview_reply
 
 # HTTP status of a refused row, by the UserError's code (anything else: 400).
 STATUS_BY_CODE = {
@@ -72,11 +72,6 @@ PRIVATE_HEADERS = {
     "X-Robots-Tag": "noindex, nofollow",
     "Cache-Control": "no-store, private",
 }
-
-
-def entry_url(request, token: str) -> str:
-    """The absolute address of a link, as the QR codes carry it."""
-    return request.build_absolute_uri(reverse("entry", kwargs={"token": token}))
 
 
 def qr_svg(url: str, *, scale: int = 4) -> str:

@@ -10,7 +10,6 @@ secretaries' downloads 403 to other users).
 from django.http import HttpResponse
 from django.views import View
 
-from tournaments.entry.views import entry_url
 from tournaments.exporters.assignments import AssignmentsPdf
 from tournaments.exporters.prizes import PrizeListPdf
 from tournaments.exporters.results import ResultsPdf
@@ -18,6 +17,7 @@ from tournaments.exporters.sheets import ScoreSheetsPdf
 from tournaments.exporters.workbook import TournamentWorkbook
 from tournaments.mixins import ManageMixin, SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category
+from tournaments.shared_views import entry_url
 
 
 class DownloadView(View):
