@@ -1,6 +1,7 @@
 """What several subjects' views share; a subject's views import these, never another
 subject's views.
 
+- `SeasonMixin`: `self.season` from the `season` slug (the season pages and downloads);
 - `SheetMixin`: a table of a tournament the signed-in secretary manages (the desk's sheet
   screens and the director's entry pages);
 - `preview_reply`: the live value of a typed row as the desk's and the phone's scripts
@@ -13,16 +14,47 @@ subject's views.
 
 from django.contrib import messages
 from django.http import JsonResponse
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
+from tournaments import permissions
 from tournaments.errors import UserError
 from tournaments.games import game_preview
 from tournaments.mixins import ManageMixin, TableMixin
-from tournaments.models import Game, GameChange, GameType, RamschResult, RuleSet, Series, Trump
+from tournaments.models import (
+    Game,
+    GameChange,
+    GameType,
+    RamschResult,
+    RuleSet,
+    Season,
+    Series,
+    Trump,
+)
 from tournaments.sheets.forms import GameRowForm, seats_of
+
+
+class SeasonMixin:
+    """`self.season` from the `season` slug."""
+
+    @cached_property
+    def season(self) -> Season:
+        return get_object_or_404(
+            Season.objects.select_related("club", "league"), slug=self.kwargs["season"]
+        )
+
+    @cached_property
+    def can_manage(self) -> bool:
+        return permissions.can_manage_season(self.request.user, self.season)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["season"] = self.season
+        context["can_manage"] = self.can_manage
+        return context
 
 
 class SheetMixin(TableMixin, ManageMixin):
