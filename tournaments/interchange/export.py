@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from tournaments.games import game_mapping_of
 from tournaments.interchange import table_rules
-from tournaments.interchange.archive import archive_export
+from tournaments.interchange.archive_export import archive_export
 from tournaments.interchange.common import FORMAT, GAME_BATCH
 from tournaments.models import (
     Game,
