@@ -7,6 +7,8 @@ would trip over fails here first:
 - every import goes to the same floor or one below: shared → games → sheets → entry →
   standings → draw / registry / money / leagues → pages (forms, tables, views, urls,
   exporters, the API) → interchange, demo and the commands on top (`FLOORS`);
+- no subject's module imports another subject's views (`shared_views` holds what they
+  share);
 - no module outside `migrations/` is over 800 lines.
 
 A module's floor follows from where it is and what it is, with no module named on its own:
@@ -206,6 +208,17 @@ def test_the_folder_graph_sees_two_folders_that_import_each_other():
     folders = folder_graph(graph)
     assert folders["leagues"] == {"exporters"} and folders["exporters"] == {"leagues"}
     assert find_cycle(folders) == ["exporters", "leagues", "exporters"]
+
+
+def test_no_subjects_views_import_another_subjects_views():
+    """What several subjects' views share lives in `shared_views`, never in one of them."""
+    borrowed = [
+        f"{name} → {target}"
+        for name, targets in GRAPH.items()
+        for target in sorted(targets)
+        if target.endswith(".views") and folder_of(target) != folder_of(name)
+    ]
+    assert borrowed == []
 
 
 def test_the_cycle_finder_sees_a_cycle_through_an_import_inside_a_function():
