@@ -2,11 +2,20 @@
 
 Read from the source (imports inside functions included), so a shortcut that a newcomer
 would trip over fails here first:
-- no import cycle between modules of `tournaments/`;
+- no import cycle between modules of `tournaments/`, nor between its folders (no folder
+  imports a folder that imports it, directly or round a longer loop);
 - every import goes to the same floor or one below: shared → games → sheets → entry →
-  standings → draw / registry / money → pages (forms, tables, views, urls, exporters) →
-  interchange, demo and the commands on top (`FLOORS`);
+  standings → draw / registry / money / leagues → pages (forms, tables, views, urls,
+  exporters, the API) → interchange, demo and the commands on top (`FLOORS`);
+- no subject's module imports another subject's views (`shared_views` holds what they
+  share);
 - no module outside `migrations/` is over 800 lines.
+
+A module's floor follows from where it is and what it is, with no module named on its own:
+a module at the app's root is listed in `ROOT`; a subject's module sits on its folder's
+floor (`FOLDERS`), unless its kind (`KINDS`, by file name) says otherwise: its models on
+the shared floor (the app's models register them), its forms, tables, views, urls and
+view mixins on the pages floor, its interchange and demo data on top.
 """
 
 import ast
@@ -19,96 +28,69 @@ import tournaments
 APP = Path(tournaments.__file__).parent
 MAX_LINES = 800
 
-# Each module's floor, by the longest matching name prefix; a module may import only from
-# its own floor or a lower one.
-FLOORS = [
-    (
-        "shared",
-        (
-            "tournaments",
-            "tournaments.apps",
-            "tournaments.models",
-            "tournaments.choices",
-            "tournaments.errors",
-            "tournaments.permissions",
-            "tournaments.formats",
-            "tournaments.paths",
-            "tournaments.mixins",
-            "tournaments.prepared",
-            "tournaments.versions",
-            "tournaments.demo_names",
-            "tournaments.draw.engine",  # pure Python: the draw itself
-            "tournaments.registry.player_import",  # reads a file, writes nothing
-            "tournaments.validators",
-            "tournaments.leagues.models",  # registered with the app's models
-            "tournaments.money.models",  # registered with the app's models
-            "tournaments.sheets.models",  # registered with the app's models
-            # The action log: every subject's services write to it.
-            "tournaments.log.models",
-            "tournaments.log.services",
-            "tournaments.log.selectors",
-        ),
-    ),
-    ("games", ("tournaments.games",)),
-    (
-        "sheets",
-        (
-            "tournaments.sheets.selectors",
-            "tournaments.sheets.totals",
-            "tournaments.sheets.services",
-        ),
-    ),
-    ("entry", ("tournaments.entry.selectors", "tournaments.entry.services")),
-    (
-        "standings",
-        (
-            "tournaments.standings.reads",
-            "tournaments.standings.selectors",
-            "tournaments.leagues.selectors",
-        ),
-    ),
-    (
-        "draw, registry, money",
-        (
-            "tournaments.draw.selectors",
-            "tournaments.draw.services",
-            "tournaments.registry.services",
-            "tournaments.registry.selectors",
-            "tournaments.money.selectors",
-            "tournaments.money.services",
-            "tournaments.leagues.services",
-        ),
-    ),
-    (
-        "pages",
-        (
-            "tournaments.sheets",
-            "tournaments.entry",
-            "tournaments.standings",
-            "tournaments.draw",
-            "tournaments.registry",
-            "tournaments.money",
-            "tournaments.exporters",
-            "tournaments.templatetags",
-            "tournaments.api",
-            "tournaments.leagues",
-            "tournaments.log",
-        ),
-    ),
-    (
-        "top",
-        (
-            "tournaments.admin",
-            "tournaments.interchange",
-            "tournaments.leagues.interchange",
-            "tournaments.leagues.demo",
-            "tournaments.demo",
-            "tournaments.urls_admin",
-            "tournaments.urls_public",
-            "tournaments.management",
-        ),
-    ),
-]
+# The floors, lowest first; a module may import only from its own floor or a lower one.
+FLOORS = (
+    "shared",
+    "games",
+    "sheets",
+    "entry",
+    "standings",
+    "draw, registry, money, leagues",
+    "pages",
+    "top",
+)
+SHARED, GAMES, SHEETS, ENTRY, STANDINGS, SUBJECTS, PAGES, TOP = range(len(FLOORS))
+
+# The modules at the app's root, by floor.
+ROOT = {
+    "apps": SHARED,
+    "models": SHARED,
+    "choices": SHARED,
+    "errors": SHARED,
+    "permissions": SHARED,
+    "formats": SHARED,
+    "paths": SHARED,
+    "mixins": SHARED,
+    "prepared": SHARED,
+    "versions": SHARED,
+    "demo_names": SHARED,
+    "validators": SHARED,
+    "games": GAMES,  # the one bridge to the rules engine
+    "shared_views": PAGES,  # what several subjects' views share
+    "admin": TOP,
+    "demo": TOP,
+    "urls_admin": TOP,
+    "urls_public": TOP,
+}
+
+# Each folder's floor: its selectors, services and other workings sit there.
+FOLDERS = {
+    "log": SHARED,  # the action log: every subject's services write to it
+    "sheets": SHEETS,
+    "entry": ENTRY,
+    "standings": STANDINGS,
+    "draw": SUBJECTS,
+    "registry": SUBJECTS,
+    "money": SUBJECTS,
+    "leagues": SUBJECTS,
+    "exporters": PAGES,
+    "api": PAGES,
+    "templatetags": PAGES,
+    "interchange": TOP,
+    "management": TOP,
+}
+
+# The kinds of module (by file name) whose floor is not their folder's.
+KINDS = {
+    "models": SHARED,  # registered with the app's models, which every floor reads
+    "forms": PAGES,
+    "tables": PAGES,
+    "views": PAGES,
+    "urls": PAGES,
+    "mixins": PAGES,  # view mixins
+    "interchange": TOP,
+    "demo": TOP,
+}
 
 
 def module_name(path: Path) -> str:
@@ -127,14 +109,24 @@ def app_modules() -> dict[str, Path]:
 MODULES = app_modules()
 
 
+def folder_of(name: str) -> str | None:
+    """The subject folder a module is in; None for the app's root modules."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in FOLDERS else None
+
+
 def floor_of(name: str) -> int:
-    best, floor = -1, None
-    for index, (_label, prefixes) in enumerate(FLOORS):
-        for prefix in prefixes:
-            if (name == prefix or name.startswith(prefix + ".")) and len(prefix) > best:
-                best, floor = len(prefix), index
-    assert floor is not None, f"{name} has no floor in FLOORS"
-    return floor
+    parts = name.split(".")
+    folder = folder_of(name)
+    if folder is None:
+        if len(parts) == 1:
+            return SHARED  # the app's package
+        assert parts[1] in ROOT, f"{name} has no floor: add it to ROOT or put it in a folder"
+        return ROOT[parts[1]]
+    kind = parts[2] if len(parts) > 2 else None
+    if kind == "models":
+        return KINDS[kind]
+    return max(FOLDERS[folder], KINDS.get(kind, FOLDERS[folder]))
 
 
 def imports_of(name: str) -> set[str]:
@@ -188,6 +180,47 @@ def test_no_import_cycle_between_the_apps_modules():
     assert cycle is None, " → ".join(cycle)
 
 
+def folder_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Folder → the other folders its modules import (the root's modules left out)."""
+    folders: dict[str, set[str]] = {folder: set() for folder in FOLDERS}
+    for name, targets in graph.items():
+        if (folder := folder_of(name)) is not None:
+            folders[folder] |= {folder_of(t) for t in targets} - {None, folder}
+    return folders
+
+
+def test_every_folder_has_a_floor():
+    folders = {path.parent.name for path in APP.glob("*/__init__.py")} - {"migrations"}
+    assert folders == set(FOLDERS)
+
+
+def test_no_import_cycle_between_the_apps_folders():
+    cycle = find_cycle(folder_graph(GRAPH))
+    assert cycle is None, " → ".join(cycle)
+
+
+def test_the_folder_graph_sees_two_folders_that_import_each_other():
+    graph = {
+        "tournaments.leagues.views": {"tournaments.exporters.season"},
+        "tournaments.exporters.season": {"tournaments.leagues.selectors"},
+        "tournaments.leagues.selectors": {"tournaments.models"},
+    }
+    folders = folder_graph(graph)
+    assert folders["leagues"] == {"exporters"} and folders["exporters"] == {"leagues"}
+    assert find_cycle(folders) == ["exporters", "leagues", "exporters"]
+
+
+def test_no_subjects_views_import_another_subjects_views():
+    """What several subjects' views share lives in `shared_views`, never in one of them."""
+    borrowed = [
+        f"{name} → {target}"
+        for name, targets in GRAPH.items()
+        for target in sorted(targets)
+        if target.endswith(".views") and folder_of(target) != folder_of(name)
+    ]
+    assert borrowed == []
+
+
 def test_the_cycle_finder_sees_a_cycle_through_an_import_inside_a_function():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
@@ -196,11 +229,11 @@ def test_the_cycle_finder_sees_a_cycle_through_an_import_inside_a_function():
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_imports_run_one_way(name):
     upward = [
-        f"{target} ({FLOORS[floor_of(target)][0]})"
+        f"{target} ({FLOORS[floor_of(target)]})"
         for target in sorted(GRAPH[name])
         if floor_of(target) > floor_of(name)
     ]
-    assert not upward, f"{name} ({FLOORS[floor_of(name)][0]}) imports from above: {upward}"
+    assert not upward, f"{name} ({FLOORS[floor_of(name)]}) imports from above: {upward}"
 
 
 def test_the_bridge_to_the_rules_engine_is_games_alone():

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.db.models import Count
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
@@ -27,34 +26,7 @@ from tournaments.errors import UserError
 from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ManageMixin, SeriesMixin, TournamentMixin
 from tournaments.models import Seat
-
-
-def show_error(request, error: UserError, tournament):
-    """A refusal as a message; games still provisional or disputed come with links to
-    their sheets' confirmation pages."""
-    tables = getattr(error, "tables", None)
-    if not tables:
-        messages.error(request, str(error))
-        return
-    links = format_html_join(
-        ", ",
-        '<a href="{}">{}</a>',
-        (
-            (
-                reverse(
-                    "manage:entry_confirm",
-                    kwargs={
-                        "tournament": tournament.slug,
-                        "series": u.series_number,
-                        "table": u.table_number,
-                    },
-                ),
-                _("series %(s)s table %(t)s") % {"s": u.series_number, "t": u.table_number},
-            )
-            for u in tables
-        ),
-    )
-    messages.error(request, format_html("{} {}", str(error), links))
+from tournaments.shared_views import show_error
 
 
 class SeriesDrawView(TournamentMixin, ManageMixin, View):

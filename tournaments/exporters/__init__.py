@@ -9,8 +9,9 @@ workbook and the PDFs always show the same figures (STYLE.md habit 11).
 - `assignments.AssignmentsPdf`: the table assignment list of a series for the hall;
 - `prizes.PrizeListPdf`: the prize list of the money desk.
 
-Each exporter's `export()` returns an `Export` (file name, content type, bytes), so one
-download view (`exporters.views.DownloadView`) serves them all.
+The PDFs share their page (`base_pdf.PdfDocument`) and their fonts, colours and styles
+(`pdf_styles`). Each exporter's `export()` returns an `Export` (file name, content type,
+bytes), so one download view (`exporters.views.DownloadView`) serves them all.
 """
 
 from typing import NamedTuple

@@ -15,19 +15,22 @@ from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, PageBreak, Paragraph, TableStyle
 
-from tournaments.exporters.base_pdf import (
+from tournaments.exporters.base_pdf import PdfDocument
+from tournaments.exporters.pdf_styles import (
     BODY,
     FONT,
     FONT_BOLD,
+    HEAD_ROW,
     HEADING,
+    SMALL,
     SUBHEADING,
-    PdfDocument,
+    THIN,
     fit,
     shrink,
 )
 from tournaments.exporters.qr import QrFlowable as _QrFlowable
 from tournaments.exporters.qr import standings_link
-from tournaments.exporters.sheets import HEAD_FILL, ROUND, SMALL, THIN, table_links
+from tournaments.exporters.sheets import table_links
 from tournaments.formats import surname_key
 from tournaments.models import Seat, Series, Table
 
@@ -66,8 +69,7 @@ class AssignmentsPdf(PdfDocument):
         commands = [
             ("FONT", (0, 0), (-1, -1), FONT, 9),
             ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8.5),
-            ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
-            ("LINEBELOW", (0, 0), (-1, 0), 0.8, ROUND),
+            *HEAD_ROW,
             ("ALIGN", (numbers[0], 0), (numbers[1], -1), "RIGHT"),
             ("TOPPADDING", (0, 0), (-1, -1), 1.6),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),

@@ -1,9 +1,7 @@
 """The base of every PDF: A4 pages with the tournament's header and a "page n of m" footer.
 
 A subclass sets `title` and builds the `story()` (platypus flowables); `render()` returns the
-PDF as bytes. The bundled DejaVu Sans (tournaments/fonts, Bitstream Vera licence) is
-registered once, when the first PDF is made or measured (`register_fonts`), so that every
-name prints: ä ö ü ß ł é; a command that makes no PDF does not pay for reading the fonts.
+PDF as bytes. Fonts, colours and paragraph styles are in `pdf_styles`.
 
 Terms: the *header* is the band above the frame (tournament name, date and club on the
 left, the document's title on the right); the *footer* is the band below it. "Page n of m"
@@ -13,75 +11,30 @@ the document is saved and only then draws the footers (`NumberedCanvas`).
 
 from __future__ import annotations
 
-import functools
 import io
-from pathlib import Path
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
 from tournaments.exporters import PDF, Export
+from tournaments.exporters.pdf_styles import (
+    FONT,
+    FONT_BOLD,
+    GREY,
+    LINE,
+    fit,
+    register_fonts,
+    shrink,
+)
 from tournaments.models import Tournament
-
-FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
-FONT = "DejaVuSans"
-FONT_BOLD = "DejaVuSans-Bold"
-
-
-@functools.cache
-def register_fonts():
-    """Register the bundled fonts with reportlab (once per process)."""
-    pdfmetrics.registerFont(TTFont(FONT, FONT_DIR / "DejaVuSans.ttf"))
-    pdfmetrics.registerFont(TTFont(FONT_BOLD, FONT_DIR / "DejaVuSans-Bold.ttf"))
-    pdfmetrics.registerFontFamily(
-        FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD
-    )
-
 
 HEADER = 13 * mm
 FOOTER = 7 * mm
-GREY = colors.Color(0.45, 0.45, 0.45)
-LINE = colors.Color(0.55, 0.55, 0.55)
-
-HEADING = ParagraphStyle("heading", fontName=FONT_BOLD, fontSize=13, leading=16, spaceAfter=6)
-SUBHEADING = ParagraphStyle(
-    "subheading", fontName=FONT_BOLD, fontSize=10.5, leading=13, spaceBefore=8, spaceAfter=4
-)
-BODY = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=11)
-
-
-def fit(text: str, width: float, *, font: str = FONT, size: float = 8) -> str:
-    """`text` cut with an ellipsis so that it is at most `width` points wide at `size`."""
-    register_fonts()
-    text = str(text)
-    if pdfmetrics.stringWidth(text, font, size) <= width:
-        return text
-    while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def shrink(
-    text: str, width: float, *, font: str = FONT, size: float = 8, smallest: float = 5.5
-) -> tuple[str, float]:
-    """A font size at which `text` fits `width` (down to `smallest`, then cut)."""
-    register_fonts()
-    text = str(text)
-    natural = pdfmetrics.stringWidth(text, font, size)
-    if natural <= width:
-        return text, size
-    fitting = size * width / natural
-    if fitting >= smallest:
-        return text, fitting
-    return fit(text, width, font=font, size=smallest), smallest
 
 
 def _numbered_canvas(document: PdfDocument):

@@ -12,17 +12,19 @@ from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from tournaments.exporters.base_pdf import (
+from tournaments.exporters.base_pdf import PdfDocument
+from tournaments.exporters.pdf_styles import (
     BODY,
     FONT,
     FONT_BOLD,
     GREY,
+    HEAD_ROW,
     HEADING,
+    ROUND,
     SUBHEADING,
-    PdfDocument,
+    THIN,
     fit,
 )
-from tournaments.exporters.sheets import HEAD_FILL, ROUND, THIN
 from tournaments.formats import format_money, percent
 from tournaments.models import Tournament
 from tournaments.money.selectors import PrizeLine, tournament_money
@@ -93,8 +95,7 @@ class PrizeListPdf(PdfDocument):
                 ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
                 ("FONT", (1, 1), (1, -1), FONT_BOLD, SIZE),
                 ("FONT", (-1, 1), (-1, -1), FONT_BOLD, SIZE),
-                ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
-                ("LINEBELOW", (0, 0), (-1, 0), 0.8, ROUND),
+                *HEAD_ROW,
                 ("LINEBELOW", (0, 1), (-1, -1), 0.3, THIN),
                 ("ALIGN", (0, 0), (0, -1), "RIGHT"),
                 ("ALIGN", (2, 0), (-1, -1), "RIGHT"),

@@ -17,7 +17,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, LongTable, Paragraph, TableStyle
 
-from tournaments.exporters.base_pdf import BODY
+from tournaments.exporters.pdf_styles import BODY
 
 STANDINGS_QR = 30 * mm
 CAPTION = ParagraphStyle("qr-caption", parent=BODY, fontSize=7.5, leading=9)

@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, TableStyle
 
-from tournaments.exporters.base_pdf import BODY, FONT, FONT_BOLD, HEADING, PdfDocument, fit
+from tournaments.exporters.base_pdf import PdfDocument
+from tournaments.exporters.pdf_styles import BODY, FONT, FONT_BOLD, HEAD_ROW, HEADING, THIN, fit
 from tournaments.exporters.qr import standings_link
-from tournaments.exporters.sheets import HEAD_FILL, ROUND, THIN
 from tournaments.models import Category, Series, Tournament
 from tournaments.standings.selectors import tournament_standings
 from tournaments.standings.tables import PROVISIONAL_LEGEND
@@ -118,8 +118,7 @@ class ResultsPdf(PdfDocument):
                 ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
                 ("FONT", (1, 1), (1, -1), FONT_BOLD, SIZE),
                 ("FONT", (-1, 1), (-1, -1), FONT_BOLD, SIZE),
-                ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
-                ("LINEBELOW", (0, 0), (-1, 0), 0.8, ROUND),
+                *HEAD_ROW,
                 ("ALIGN", (0, 0), (0, -1), "RIGHT"),
                 ("ALIGN", (first_number, 0), (-1, -1), "RIGHT"),
                 ("TOPPADDING", (0, 0), (-1, -1), 1.4),

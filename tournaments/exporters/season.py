@@ -17,8 +17,8 @@ from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 
 from tournaments.exporters import XLSX, Export
-from tournaments.exporters.base_pdf import BODY, FONT, FONT_BOLD, HEADING, PdfDocument
-from tournaments.exporters.sheets import HEAD_FILL, ROUND, THIN
+from tournaments.exporters.base_pdf import PdfDocument
+from tournaments.exporters.pdf_styles import BODY, FONT, FONT_BOLD, HEAD_FILL, HEADING, ROUND, THIN
 from tournaments.exporters.workbook import POINTS, Column, TournamentWorkbook
 from tournaments.formats import format_match_points
 from tournaments.leagues.selectors import SeasonTables, day_standings, season_tables

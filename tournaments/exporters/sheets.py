@@ -38,18 +38,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import pgettext
 from reportlab.lib import colors
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, PageBreak
 
-from tournaments.exporters.base_pdf import (
-    BODY,
+from tournaments.exporters.base_pdf import PdfDocument
+from tournaments.exporters.pdf_styles import (
     FONT,
     FONT_BOLD,
     GREY,
-    PdfDocument,
+    HEAD_FILL,
+    ROUND,
+    THIN,
     fit,
     shrink,
 )
@@ -58,11 +59,7 @@ from tournaments.formats import describe
 from tournaments.models import RuleSet, Seat, Series, Table, Tournament
 from tournaments.sheets.selectors import SeatSummary, SheetRow, table_sheet
 
-SMALL = ParagraphStyle("small", parent=BODY, fontSize=7.5, leading=9)
 DEALER_FILL = colors.Color(0.86, 0.86, 0.86)
-HEAD_FILL = colors.Color(0.93, 0.93, 0.93)
-THIN = colors.Color(0.62, 0.62, 0.62)
-ROUND = colors.Color(0.25, 0.25, 0.25)
 
 # Vertical budget of a sheet; the game rows share what is left (up to ROW_MAX each).
 HEAD = 8 * mm

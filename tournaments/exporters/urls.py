@@ -1,15 +1,17 @@
-"""Downloads: public ones next to the pages they print, the secretaries' ones under
-/manage/ (one `DownloadView` behind each)."""
+"""Downloads: public ones next to the pages they print (a season's next to its tables),
+the secretaries' ones under /manage/ (one `DownloadView` behind each)."""
 
 from django.urls import path
 
 from tournaments.exporters import views
-from tournaments.paths import TB, S, T
+from tournaments.paths import SEASON, TB, S, T
 
 public = [
     path(T + "results.pdf", views.ResultsPdfView.as_view(), name="export_standings_pdf"),
     path(T + "workbook.xlsx", views.WorkbookView.as_view(), name="export_workbook"),
     path(TB + "sheet.pdf", views.TableSheetPdfView.as_view(), name="export_table_sheet"),
+    path(SEASON + "season.xlsx", views.SeasonWorkbookView.as_view(), name="season_workbook"),
+    path(SEASON + "results.pdf", views.SeasonResultsPdfView.as_view(), name="season_results_pdf"),
 ]
 
 manage = [

@@ -1,23 +1,25 @@
 """Downloads: the results list, the workbook and a table's score sheet (public); blank
 sheets, the table assignment list, the prize list and the workbook with the money sheet
-(the tournament's secretaries).
+(the tournament's secretaries); a season's workbook and results list (public, its
+published match days; all of them for those who manage it).
 
 One view serves them all (`DownloadView`): each download only says which exporter makes
 its file, and its mixins resolve the tournament (drafts are 404 to outsiders, the
 secretaries' downloads 403 to other users).
 """
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.views import View
 
-from tournaments.entry.views import entry_url
 from tournaments.exporters.assignments import AssignmentsPdf
 from tournaments.exporters.prizes import PrizeListPdf
 from tournaments.exporters.results import ResultsPdf
+from tournaments.exporters.season import SeasonResultsPdf, SeasonWorkbook
 from tournaments.exporters.sheets import ScoreSheetsPdf
 from tournaments.exporters.workbook import TournamentWorkbook
 from tournaments.mixins import ManageMixin, SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category
+from tournaments.shared_views import SeasonMixin, entry_url
 
 
 class DownloadView(View):
@@ -103,3 +105,26 @@ class MoneyWorkbookView(TournamentMixin, ManageMixin, DownloadView):
         return TournamentWorkbook(
             self.tournament, money=True, filename=f"{self.tournament.slug}-money.xlsx"
         )
+
+
+class SeasonDownloadMixin(SeasonMixin):
+    """A season's download: its published match days (all for those who manage it)."""
+
+    def get(self, request, *args, **kwargs):
+        if not (self.season.tournaments.filter(published=True).exists() or self.can_manage):
+            raise Http404
+        return super().get(request, *args, **kwargs)
+
+    @property
+    def viewer(self):
+        return self.request.user if self.request.user.is_authenticated else None
+
+
+class SeasonWorkbookView(SeasonDownloadMixin, DownloadView):
+    def exporter(self):
+        return SeasonWorkbook(self.season, viewer=self.viewer)
+
+
+class SeasonResultsPdfView(SeasonDownloadMixin, DownloadView):
+    def exporter(self):
+        return SeasonResultsPdf(self.season, viewer=self.viewer)

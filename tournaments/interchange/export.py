@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tournaments.games import game_mapping_of
-from tournaments.interchange import tables as tables_rules
-from tournaments.interchange.archive import archive_export
+from tournaments.interchange import table_rules
+from tournaments.interchange.archive_export import archive_export
 from tournaments.interchange.common import FORMAT, GAME_BATCH
 from tournaments.models import (
     Game,
@@ -77,7 +77,7 @@ def export_document(tournament: Tournament, *, archive: bool = True) -> dict:
     for penalty in Penalty.objects.filter(table__series__tournament=tournament).order_by(
         "table_id", "id"
     ):
-        penalties[penalty.table_id].append(tables_rules.export_penalty(penalty, numbers))
+        penalties[penalty.table_id].append(table_rules.export_penalty(penalty, numbers))
 
     tables: dict[int, list[dict]] = defaultdict(list)
     for table in Table.objects.filter(series__tournament=tournament).order_by("number"):
@@ -104,9 +104,9 @@ def export_document(tournament: Tournament, *, archive: bool = True) -> dict:
                 "others_3": tournament.bonus_others_3,
                 "others_4": tournament.bonus_others_4,
             },
-            "games_per_series": tables_rules.export_lengths(tournament),
+            "games_per_series": table_rules.export_lengths(tournament),
             "kontra": tournament.kontra_allowed,
-            **tables_rules.export_rules(tournament),
+            **table_rules.export_rules(tournament),
         },
         "players": [
             {

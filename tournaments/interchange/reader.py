@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError
-from tournaments.interchange import tables as tables_rules
+from tournaments.interchange import table_rules
 from tournaments.interchange.archive import ArchivePlan, archive_check
 from tournaments.interchange.common import (
     BONUS_FIELDS,
@@ -279,7 +279,7 @@ class _Checker:
             lengths = {}
         lengths_place = _("tournament, games_per_series")
         self.unknown_fields(lengths_place, lengths, ("3", "4", "5"))
-        tables_rules.check_rules(self, place, data, lengths)
+        table_rules.check_rules(self, place, data, lengths)
         for size in ("3", "4", "5"):
             attribute = f"games_per_series_{size}"
             default = Tournament._meta.get_field(attribute).default
@@ -404,7 +404,7 @@ class _Checker:
 
             seats = self.list_of(place, data, "seats")
             size = len(seats)
-            sizes = tables_rules.table_sizes(self.tournament.rules)
+            sizes = table_rules.table_sizes(self.tournament.rules)
             if isinstance(data.get("seats"), list) and size not in sizes:
                 self.error(
                     place,
@@ -471,7 +471,7 @@ class _Checker:
                 )
 
     def check_penalties(self, table_place: str, plan: _TablePlan, entries: list):
-        tables_rules.check_penalties(self, table_place, plan, entries)
+        table_rules.check_penalties(self, table_place, plan, entries)
 
 
 def _sheet_mapping(data) -> dict:

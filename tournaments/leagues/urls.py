@@ -3,15 +3,11 @@
 from django.urls import path
 
 from tournaments.leagues import views
-from tournaments.paths import T
-
-SEASON = "seasons/<slug:season>/"
+from tournaments.paths import SEASON, T
 
 public = [
     path(SEASON + "tables/", views.SeasonTablesView.as_view(), name="league_season"),
     path(T + "match-day/", views.MatchDayView.as_view(), name="match_day"),
-    path(SEASON + "season.xlsx", views.SeasonWorkbookView.as_view(), name="season_workbook"),
-    path(SEASON + "results.pdf", views.SeasonResultsPdfView.as_view(), name="season_results_pdf"),
 ]
 
 manage = [

@@ -22,8 +22,6 @@ from django_tables2 import RequestConfig
 
 from tournaments import permissions
 from tournaments.errors import UserError
-from tournaments.exporters.season import SeasonResultsPdf, SeasonWorkbook
-from tournaments.exporters.views import DownloadView
 from tournaments.leagues import forms
 from tournaments.leagues.selectors import TEAM_ORDER, match_day_table, season_tables
 from tournaments.leagues.services import (
@@ -40,32 +38,13 @@ from tournaments.leagues.services import (
 from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Category, Club, League, RosterEntry, Season, Team, Venue
+from tournaments.shared_views import SeasonMixin
 
 
 def _member_clubs(season: Season):
     if season.league_id is not None:
         return season.league.clubs.all()
     return Club.objects.filter(pk=season.club_id)
-
-
-class SeasonMixin:
-    """`self.season` from the `season` slug."""
-
-    @cached_property
-    def season(self) -> Season:
-        return get_object_or_404(
-            Season.objects.select_related("club", "league"), slug=self.kwargs["season"]
-        )
-
-    @cached_property
-    def can_manage(self) -> bool:
-        return permissions.can_manage_season(self.request.user, self.season)
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["season"] = self.season
-        context["can_manage"] = self.can_manage
-        return context
 
 
 # --------------------------------------------------------------------------------------
@@ -99,29 +78,6 @@ class SeasonTablesView(SeasonMixin, TemplateView):
             categories=[c for c in Category.choices if c[0]],
         )
         return context
-
-
-class SeasonDownloadMixin(SeasonMixin):
-    """A season's download: its published match days (all for those who manage it)."""
-
-    def get(self, request, *args, **kwargs):
-        if not (self.season.tournaments.filter(published=True).exists() or self.can_manage):
-            raise Http404
-        return super().get(request, *args, **kwargs)
-
-    @property
-    def viewer(self):
-        return self.request.user if self.request.user.is_authenticated else None
-
-
-class SeasonWorkbookView(SeasonDownloadMixin, DownloadView):
-    def exporter(self):
-        return SeasonWorkbook(self.season, viewer=self.viewer)
-
-
-class SeasonResultsPdfView(SeasonDownloadMixin, DownloadView):
-    def exporter(self):
-        return SeasonResultsPdf(self.season, viewer=self.viewer)
 
 
 class MatchDayView(TournamentMixin, TemplateView):

@@ -19,7 +19,6 @@ from django.views.generic import FormView, TemplateView, View
 from tournaments import permissions
 from tournaments.draw import engine as draw_engine
 from tournaments.draw.forms import DrawForm
-from tournaments.draw.views import show_error
 from tournaments.errors import UserError
 from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ManageMixin, TournamentMixin
@@ -50,6 +49,7 @@ from tournaments.registry.services import (
     tournament_reopen,
     tournament_update,
 )
+from tournaments.shared_views import show_error
 from tournaments.standings.selectors import tied_groups, tournament_standings
 
 

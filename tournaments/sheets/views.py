@@ -8,7 +8,6 @@ against the paper totals (`SheetCloseView`) and reopened. Every score comes from
 """
 
 from django.contrib import messages
-from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.functional import cached_property
@@ -16,26 +15,11 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
 from tournaments.errors import UserError
-from tournaments.games import game_mapping_of, game_preview
+from tournaments.games import game_mapping_of
 from tournaments.log.services import Replay, once_key
-from tournaments.mixins import ManageMixin, TableMixin
-from tournaments.models import (
-    Game,
-    GameChange,
-    GameType,
-    Penalty,
-    RamschResult,
-    RuleSet,
-    Series,
-    Trump,
-)
-from tournaments.sheets.forms import (
-    GameCorrectForm,
-    GameRowForm,
-    PaperTotalsForm,
-    PenaltyForm,
-    seats_of,
-)
+from tournaments.models import Game, GameChange, Penalty
+from tournaments.shared_views import SheetMixin, history, positive_int, preview_reply
+from tournaments.sheets.forms import GameCorrectForm, GameRowForm, PaperTotalsForm, PenaltyForm
 from tournaments.sheets.selectors import table_sheet
 from tournaments.sheets.services import (
     game_correct,
@@ -47,49 +31,6 @@ from tournaments.sheets.services import (
     table_close,
     table_reopen,
 )
-
-
-class SheetMixin(TableMixin, ManageMixin):
-    """A table of a tournament the signed-in secretary manages."""
-
-    @cached_property
-    def seats(self):
-        return seats_of(self.table)
-
-    @cached_property
-    def is_na(self) -> bool:
-        return self.tournament.rules == RuleSet.NA
-
-    @cached_property
-    def next_number(self) -> int:
-        return max(self.table.games.values_list("number", flat=True), default=0) + 1
-
-    def sheet_url(self, fragment: str = "") -> str:
-        url = reverse(
-            "manage:sheet",
-            kwargs={
-                "tournament": self.tournament.slug,
-                "series": self.series.number,
-                "table": self.table.number,
-            },
-        )
-        return f"{url}#{fragment}" if fragment else url
-
-    def row_form(self, data=None, **kwargs):
-        return GameRowForm(
-            data,
-            table=self.table,
-            tournament=self.tournament,
-            number=self.next_number,
-            seats=self.seats,
-            **kwargs,
-        )
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["seats"] = self.seats
-        context["series_closed"] = self.series.status == Series.Status.CLOSED
-        return context
 
 
 class SheetView(SheetMixin, TemplateView):
@@ -166,44 +107,6 @@ class SheetPreviewView(SheetMixin, View):
             seats=self.seats,
         )
         return preview_reply(form, table=self.table, number=number)
-
-
-def preview_reply(form: GameRowForm, *, table, number: int | None) -> JsonResponse:
-    """The live value of a typed row as the screens' scripts read it (desk and phone):
-    {"ok": true, value, score, won, overbid, list points, "text"}, or {"ok": false,
-    "error", "field"} naming the field to mark."""
-    if not form.is_valid():
-        field, errors = next(iter(form.errors.items()))
-        return JsonResponse(
-            {"ok": False, "error": errors[0], "field": None if field == "__all__" else field}
-        )
-    try:
-        result = game_preview(table=table, data=form.game_mapping(), number=number)
-    except UserError as error:
-        return JsonResponse({"ok": False, "error": str(error), "field": form.error_field(error)})
-    text = preview_text(
-        result, form.cleaned_data["game"], list_points=form.tournament.uses_list_points
-    )
-    return JsonResponse({"ok": True, **result, "text": text})
-
-
-def preview_text(result: dict, game: str, *, list_points: bool) -> str:
-    """The engine's figures in words: "Value 72 · +72 · won · list +122"."""
-    parts = []
-    if result["value"]:
-        parts.append(_("Value %(value)s") % {"value": result["value"]})
-    elif game == GameType.PASSED:
-        parts.append(_("Passed in"))
-    parts.append(f"{result['score']:+d}")
-    if result["won"] is not None:
-        parts.append(_("won") if result["won"] else _("lost"))
-    if result["overbid"]:
-        parts.append(_("overbid"))
-    if list_points and game != GameType.PASSED:
-        parts.append(_("list %(points)s") % {"points": f"{result['list_declarer']:+d}"})
-        if result["list_others"]:
-            parts.append(_("others %(points)s") % {"points": f"{result['list_others']:+d}"})
-    return " · ".join(parts)
 
 
 class GameCorrectView(SheetMixin, TemplateView):
@@ -416,57 +319,3 @@ class SheetReopenView(SheetMixin, View):
         else:
             messages.success(request, _("%(table)s is open again.") % {"table": self.table})
         return redirect(self.sheet_url("entry"))
-
-
-# --------------------------------------------------------------------------------------
-# How a game's history reads
-# --------------------------------------------------------------------------------------
-
-CHOICE_LABELS = {"game": GameType, "trump": Trump, "ramsch": RamschResult}
-
-
-def _field_label(name: str) -> str:
-    return str(Game._meta.get_field(name).verbose_name)
-
-
-def _show(name: str, value) -> str:
-    if value is None or value == "":
-        return "—"
-    if name == "won":
-        return _("won") if value else _("lost")
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if name in CHOICE_LABELS:
-        try:
-            return str(CHOICE_LABELS[name](value).label)
-        except ValueError:
-            return str(value)
-    return str(value)
-
-
-def history(changes) -> list[dict]:
-    """GameChange rows as lines "field: old → new" (a whole row for entries and deletions)."""
-    entries = []
-    for change in changes:
-        lines = []
-        if change.action == GameChange.Action.CORRECTED:
-            for name, (old, new) in change.diff.items():
-                lines.append((_field_label(name), _show(name, old), _show(name, new)))
-        else:
-            for name, value in change.diff.items():
-                if name == "client_id":  # the phone's row id (entry.views): not for people
-                    continue
-                if value is None or value == "" or (value is False and name != "won"):
-                    continue
-                lines.append((_field_label(name), None, _show(name, value)))
-        entries.append({"change": change, "lines": lines})
-    return entries
-
-
-def positive_int(raw) -> int | None:
-    """A whole number from 1 up out of a query or form value, else None."""
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        return None
-    return value if value >= 1 else None

@@ -3,8 +3,8 @@
 from django import template
 
 from tournaments.entry.selectors import provisional_counts
-from tournaments.entry.views import entry_url
 from tournaments.models import Series, Table
+from tournaments.shared_views import entry_url
 
 register = template.Library()
 

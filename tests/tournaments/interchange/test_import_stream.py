@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.tournaments.helpers import complete_tournament
-from tests.tournaments.test_interchange import contract_example, two_table_document
+from tests.tournaments.interchange.documents import contract_example, two_table_document
 from tournaments.interchange import export_document, import_document, writer
 from tournaments.models import Game, Seat, Tournament
 from tournaments.sheets.selectors import seat_lines

@@ -1,5 +1,6 @@
 """The interchange document's table rules: table sizes, tables of five, the optional rule
-settings, and penalties (`../shared/rules/interchange.md`; split off `interchange`).
+settings, and penalties (`../shared/rules/interchange.md`; split off `interchange`). Named
+for the table rules it holds: a `tables.py` holds django-tables2 tables.
 
 Field for field as the contract has them:
 - `games_per_series` has the key `"5"` for an `na` tournament with tables of five (rules

@@ -1,0 +1,225 @@
+"""What several subjects' views share; a subject's views import these, never another
+subject's views.
+
+- `SeasonMixin`: `self.season` from the `season` slug (the season pages and downloads);
+- `SheetMixin`: a table of a tournament the signed-in secretary manages (the desk's sheet
+  screens and the director's entry pages);
+- `preview_reply`: the live value of a typed row as the desk's and the phone's scripts
+  read it;
+- `history`: a game's changes as lines "field: old → new";
+- `positive_int`: a whole number from 1 up out of a query or form value;
+- `show_error`: a refusal as a message, with links to the sheets it names;
+- `entry_url`: the absolute address of a table's phone link, as the QR codes carry it.
+"""
+
+from django.contrib import messages
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+
+from tournaments import permissions
+from tournaments.errors import UserError
+from tournaments.games import game_preview
+from tournaments.mixins import ManageMixin, TableMixin
+from tournaments.models import (
+    Game,
+    GameChange,
+    GameType,
+    RamschResult,
+    RuleSet,
+    Season,
+    Series,
+    Trump,
+)
+from tournaments.sheets.forms import GameRowForm, seats_of
+
+
+class SeasonMixin:
+    """`self.season` from the `season` slug."""
+
+    @cached_property
+    def season(self) -> Season:
+        return get_object_or_404(
+            Season.objects.select_related("club", "league"), slug=self.kwargs["season"]
+        )
+
+    @cached_property
+    def can_manage(self) -> bool:
+        return permissions.can_manage_season(self.request.user, self.season)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["season"] = self.season
+        context["can_manage"] = self.can_manage
+        return context
+
+
+class SheetMixin(TableMixin, ManageMixin):
+    """A table of a tournament the signed-in secretary manages."""
+
+    @cached_property
+    def seats(self):
+        return seats_of(self.table)
+
+    @cached_property
+    def is_na(self) -> bool:
+        return self.tournament.rules == RuleSet.NA
+
+    @cached_property
+    def next_number(self) -> int:
+        return max(self.table.games.values_list("number", flat=True), default=0) + 1
+
+    def sheet_url(self, fragment: str = "") -> str:
+        url = reverse(
+            "manage:sheet",
+            kwargs={
+                "tournament": self.tournament.slug,
+                "series": self.series.number,
+                "table": self.table.number,
+            },
+        )
+        return f"{url}#{fragment}" if fragment else url
+
+    def row_form(self, data=None, **kwargs):
+        return GameRowForm(
+            data,
+            table=self.table,
+            tournament=self.tournament,
+            number=self.next_number,
+            seats=self.seats,
+            **kwargs,
+        )
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["seats"] = self.seats
+        context["series_closed"] = self.series.status == Series.Status.CLOSED
+        return context
+
+
+def preview_reply(form: GameRowForm, *, table, number: int | None) -> JsonResponse:
+    """The live value of a typed row as the screens' scripts read it (desk and phone):
+    {"ok": true, value, score, won, overbid, list points, "text"}, or {"ok": false,
+    "error", "field"} naming the field to mark."""
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
+        return JsonResponse(
+            {"ok": False, "error": errors[0], "field": None if field == "__all__" else field}
+        )
+    try:
+        result = game_preview(table=table, data=form.game_mapping(), number=number)
+    except UserError as error:
+        return JsonResponse({"ok": False, "error": str(error), "field": form.error_field(error)})
+    text = preview_text(
+        result, form.cleaned_data["game"], list_points=form.tournament.uses_list_points
+    )
+    return JsonResponse({"ok": True, **result, "text": text})
+
+
+def preview_text(result: dict, game: str, *, list_points: bool) -> str:
+    """The engine's figures in words: "Value 72 · +72 · won · list +122"."""
+    parts = []
+    if result["value"]:
+        parts.append(_("Value %(value)s") % {"value": result["value"]})
+    elif game == GameType.PASSED:
+        parts.append(_("Passed in"))
+    parts.append(f"{result['score']:+d}")
+    if result["won"] is not None:
+        parts.append(_("won") if result["won"] else _("lost"))
+    if result["overbid"]:
+        parts.append(_("overbid"))
+    if list_points and game != GameType.PASSED:
+        parts.append(_("list %(points)s") % {"points": f"{result['list_declarer']:+d}"})
+        if result["list_others"]:
+            parts.append(_("others %(points)s") % {"points": f"{result['list_others']:+d}"})
+    return " · ".join(parts)
+
+
+def show_error(request, error: UserError, tournament):
+    """A refusal as a message; games still provisional or disputed come with links to
+    their sheets' confirmation pages."""
+    tables = getattr(error, "tables", None)
+    if not tables:
+        messages.error(request, str(error))
+        return
+    links = format_html_join(
+        ", ",
+        '<a href="{}">{}</a>',
+        (
+            (
+                reverse(
+                    "manage:entry_confirm",
+                    kwargs={
+                        "tournament": tournament.slug,
+                        "series": u.series_number,
+                        "table": u.table_number,
+                    },
+                ),
+                _("series %(s)s table %(t)s") % {"s": u.series_number, "t": u.table_number},
+            )
+            for u in tables
+        ),
+    )
+    messages.error(request, format_html("{} {}", str(error), links))
+
+
+def entry_url(request, token: str) -> str:
+    """The absolute address of a link, as the QR codes carry it."""
+    return request.build_absolute_uri(reverse("entry", kwargs={"token": token}))
+
+
+# --------------------------------------------------------------------------------------
+# How a game's history reads
+# --------------------------------------------------------------------------------------
+
+CHOICE_LABELS = {"game": GameType, "trump": Trump, "ramsch": RamschResult}
+
+
+def _field_label(name: str) -> str:
+    return str(Game._meta.get_field(name).verbose_name)
+
+
+def _show(name: str, value) -> str:
+    if value is None or value == "":
+        return "—"
+    if name == "won":
+        return _("won") if value else _("lost")
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if name in CHOICE_LABELS:
+        try:
+            return str(CHOICE_LABELS[name](value).label)
+        except ValueError:
+            return str(value)
+    return str(value)
+
+
+def history(changes) -> list[dict]:
+    """GameChange rows as lines "field: old → new" (a whole row for entries and deletions)."""
+    entries = []
+    for change in changes:
+        lines = []
+        if change.action == GameChange.Action.CORRECTED:
+            for name, (old, new) in change.diff.items():
+                lines.append((_field_label(name), _show(name, old), _show(name, new)))
+        else:
+            for name, value in change.diff.items():
+                if name == "client_id":  # the phone's row id (entry.views): not for people
+                    continue
+                if value is None or value == "" or (value is False and name != "won"):
+                    continue
+                lines.append((_field_label(name), None, _show(name, value)))
+        entries.append({"change": change, "lines": lines})
+    return entries
+
+
+def positive_int(raw) -> int | None:
+    """A whole number from 1 up out of a query or form value, else None."""
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return value if value >= 1 else None
