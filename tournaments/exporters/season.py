@@ -144,7 +144,8 @@ class SeasonWorkbook(TournamentWorkbook):
             Column(_("Points"), 10, POINTS),
         ]
         ws.append(self.header(ws, players))
-        for row in day_standings(day.tournament):
+        standings = day.standings if day.standings is not None else day_standings(day.tournament)
+        for row in standings:
             values = (row.rank, row.player_name, row.team, row.list_points)
             ws.append(self.formatted(ws, players, values))
 
