@@ -81,7 +81,9 @@ def html_tables(content: bytes) -> list[dict]:
     return parser.tables
 
 
-def _series(counted, played) -> str:
+def _series(counted, played) -> str | None:
+    if counted is None or played is None:  # not shown
+        return None
     return str(played) if counted == played else f"{counted}/{played}"
 
 
@@ -104,9 +106,12 @@ def players_from_html(table: dict) -> list[tuple]:
     if table["rows"] and len(table["rows"][0]) == 1:  # "No results yet."
         return []
     names = ("#", "Player", "Team", "Series", "Won", "Lost", "Points")
-    # An empty cell shows django-tables2's "—".
+    # An empty cell shows django-tables2's "—"; a column the page lacks reads None.
     return [
-        tuple("" if r[column[name]] == "—" else r[column[name]] for name in names)
+        tuple(
+            None if name not in column else "" if r[column[name]] == "—" else r[column[name]]
+            for name in names
+        )
         for r in table["rows"]
     ]
 
@@ -137,7 +142,7 @@ def api_rows(client, slug) -> tuple[list, list]:
             _rank(p["rank"]),
             p["player"],
             p["team"],
-            _series(p["series_counted"], p["series_played"]),
+            _series(p.get("series_counted"), p.get("series_played")),
             str(p["won"]),
             str(p["lost"]),
             str(p["list_points"]),
