@@ -19,9 +19,9 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.tournaments.leagues.seasons import club_season, league_days
 from tournaments import permissions
-from tournaments.leagues.selectors import season_tables
+from tournaments.leagues.selectors import day_standings, match_day_table, season_tables
 from tournaments.models import Game, MatchDayConfirmation, RosterEntry
-from tournaments.standings.selectors import NO_LOT, tournament_standings
+from tournaments.standings.selectors import NO_LOT, team_standings, tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -323,3 +323,16 @@ def test_season_tables_queries_do_not_grow_with_the_match_days(
     with django_assert_max_num_queries(len(two_days.captured_queries)):
         tables = season_tables(season, viewer=viewer)
     assert len(tables.day_tables) == (6 if viewer else 5)
+
+
+def test_a_match_day_and_its_tournament_team_table_sum_the_teams_alike(league_season_of):
+    """One computation of a team's best n (`team_totals`): the match day's table and the
+    tournament's team table show the same sums for the same day."""
+    season = league_season_of(1)
+    day = season.tournaments.get()
+    table = match_day_table(day)
+    teams = team_standings(day, best_n=season.teams_best_n, standings=day_standings(day))
+    assert sorted((t.team, t.list_points, t.won, t.lost, t.counted) for t in teams) == sorted(
+        (d.team, d.list_points, d.won, d.lost, d.counted) for d in table.teams
+    )
+    assert all(d.counted == season.teams_best_n for d in table.teams)
