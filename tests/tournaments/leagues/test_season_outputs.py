@@ -30,8 +30,9 @@ from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tests.tournaments.leagues.seasons import club_season, league_days
 from tournaments.draw.services import series_draw
 from tournaments.formats import format_match_points
-from tournaments.leagues.services import season_update
+from tournaments.leagues.services import season_close, season_update
 from tournaments.registry.services import registration_add, season_create
+from tournaments.sheets.services import table_close
 
 pytestmark = pytest.mark.django_db
 
@@ -301,6 +302,7 @@ def small_club_season(club):
             table,
             sheet_rows({seat_of[p]: WORKED_EXAMPLE[n] for n, p in enumerate(lists, start=1)}, 4),
         )
+        table_close(table=table)
     return season
 
 
@@ -321,6 +323,17 @@ def test_a_small_club_season_worked_by_hand_in_every_output(client, small_club_s
         ("–", "Emil", "", "1", "10", "1", "1320"),
         ("–", "Dora", "Buben", "1", "6", "5", "108"),
     ]
+
+
+def test_a_closed_season_reads_its_archive_alike_in_every_output(client, small_club_season, club):
+    clubs = {"Asse": club.name, "Buben": club.name}
+    live = assert_outputs_agree(client, small_club_season, clubs)
+    closed = season_close(season=small_club_season)
+    assert closed.archive
+    assert assert_outputs_agree(client, closed, clubs) == live
+    # The archive keeps names, not the players' ids: the API says so with null.
+    players = client.get(f"/api/v1/seasons/{closed.slug}").json()["players"]
+    assert {p["player_id"] for p in players} == {None}
 
 
 # --------------------------------------------------------------------------------------
