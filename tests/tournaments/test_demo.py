@@ -12,6 +12,7 @@ from django.core.management.base import CommandError
 from tests.factories import ClubFactory
 from tournaments import demo
 from tournaments.games import game_build, game_mapping_of
+from tournaments.leagues.selectors import season_tables
 from tournaments.models import (
     Club,
     Game,
@@ -26,7 +27,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.standings.selectors import season_standings, tournament_standings
+from tournaments.standings.selectors import tournament_standings
 
 ROWS = 2000
 ISPA_KINDS = {"diamonds", "hearts", "spades", "clubs", "grand", "null", "passed"}
@@ -268,7 +269,8 @@ def test_demo_creates_the_advertised_club_and_tournaments(client):
     match_days = list(season.tournaments.order_by("date"))
     assert len(match_days) == 3
     assert [d.status for d in match_days] == ["finished", "finished", "planned"]
-    _days, players, teams = season_standings(season)
+    tables = season_tables(season)
+    players, teams = tables.players, tables.teams
     assert len(teams) == 4 and teams[0].match_points_won > 0
     assert len(players) == 16
 

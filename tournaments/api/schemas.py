@@ -223,15 +223,17 @@ class MatchDayOut(Schema):
 
 
 class SeasonPlayerOut(Schema):
-    rank: int
-    player_id: int
+    rank: int | None  # null: fewer series than the season's minimum
+    player_id: int | None  # null: a closed season's archive keeps names only
     player: str
     club: str
     team: str
     category: str
-    list_points: int
+    list_points: int  # of the counted series (the best `best_series`)
     won: int
     lost: int
+    series_played: int | None = None
+    series_counted: int | None = None
     match_days: dict[str, int]  # tournament slug → list points
 
 
@@ -246,6 +248,7 @@ class SeasonTeamDayOut(Schema):
 class SeasonTeamOut(Schema):
     rank: int
     team: str
+    club: str | None = None
     match_points_won: float
     match_points_lost: float
     list_points: int

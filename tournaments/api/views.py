@@ -22,11 +22,11 @@ from tournaments.api.caching import (
     visible_tournaments,
 )
 from tournaments.games import SHEET_FIELDS
+from tournaments.leagues.selectors import season_state, season_tables
 from tournaments.models import Category, Game, Player, Season, Series, Table, Tournament
 from tournaments.sheets.selectors import games_since, table_sheet
 from tournaments.standings.selectors import (
     player_statistics,
-    season_standings,
     series_standings,
     standings_json,
     team_standings,
@@ -82,6 +82,7 @@ def _season_state(request, slug, **kwargs):
         season.pk,
         season.teams_best_n,
         _viewer(request),
+        season_state(slug),
     )
 
 
@@ -415,52 +416,58 @@ def season_list(request):
 @router.get("/seasons/{slug}", response=schemas.SeasonDetailOut, tags=["seasons"])
 @decorate_view(conditional(_season_state))
 def season_detail(request, slug: str, category: str | None = None):
-    """A league season's player and team tables over its visible match days (rules §4)."""
+    """A season's player and team tables over its visible match days (rules §4), as the
+    season's pages show them (`leagues.selectors.season_tables`): in a league season only
+    confirmed match days count; the best `best_series` series of a player count, and a
+    player with fewer than `min_series` series has no rank (null)."""
     season = get_object_or_404(Season.objects.select_related("club"), slug=slug)
     if not _visible_season(request, season):
         raise Http404
-    standings = season_standings(season, category=_category(category), viewer=request.user)
-    slugs = {day.pk: day.slug for day in standings.match_days}
+    viewer = request.user if request.user.is_authenticated else None
+    tables = season_tables(season, category=_category(category), viewer=viewer)
     return {
         **_season_out(season),
         "match_days": [
             {"tournament": day.slug, "name": day.name, "date": day.date}
-            for day in standings.match_days
+            for day in tables.match_days
         ],
         "players": [
             {
                 "rank": row.rank,
                 "player_id": row.player_id,
-                "player": row.player_name,
+                "player": row.name,
                 "club": row.club,
                 "team": row.team,
                 "category": row.category,
                 "list_points": row.list_points,
                 "won": row.won,
                 "lost": row.lost,
-                "match_days": {slugs[pk]: points for pk, points in row.match_days.items()},
+                "series_played": row.series_played,
+                "series_counted": row.series_counted,
+                "match_days": row.days,
             }
-            for row in standings.players
+            for row in tables.players
         ],
         "teams": [
             {
                 "rank": row.rank,
                 "team": row.team,
+                "club": row.club,
                 "match_points_won": float(row.match_points_won),
                 "match_points_lost": float(row.match_points_lost),
                 "list_points": row.list_points,
                 "match_days": [
                     {
-                        "tournament": slugs[pk],
+                        "tournament": slug,
                         "rank": day.rank,
                         "list_points": day.list_points,
                         "match_points_won": float(day.match_points_won),
                         "match_points_lost": float(day.match_points_lost),
                     }
-                    for pk, day in row.match_days.items()
+                    for slug, day in row.days.items()
                 ],
             }
-            for row in standings.teams
+            for row in tables.teams
         ],
     }
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tournaments.draw import engine
-from tournaments.models import RosterEntry, Seat, Series, Tournament, Venue
+from tournaments.leagues.selectors import roster_teams
+from tournaments.models import Seat, Series, Tournament, Venue
 
 
 def season_teams(tournament: Tournament) -> dict[int, tuple[str, int | None]]:
@@ -18,10 +19,8 @@ def season_teams(tournament: Tournament) -> dict[int, tuple[str, int | None]]:
         )
     )
     return {
-        player_id: (team_name, venue_of.get(team_id))
-        for player_id, team_id, team_name in RosterEntry.objects.filter(
-            season_id=tournament.season_id
-        ).values_list("player_id", "team_id", "team__name")
+        player_id: (team.name, venue_of.get(team.team_id))
+        for player_id, team in roster_teams(tournament.season_id).items()
     }
 
 

@@ -13,6 +13,7 @@ import html
 from types import SimpleNamespace
 
 from django.utils.translation import gettext as _
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 
@@ -144,7 +145,8 @@ class SeasonWorkbook(TournamentWorkbook):
             Column(_("Points"), 10, POINTS),
         ]
         ws.append(self.header(ws, players))
-        for row in day_standings(day.tournament):
+        standings = day.standings if day.standings is not None else day_standings(day.tournament)
+        for row in standings:
             values = (row.rank, row.player_name, row.team, row.list_points)
             ws.append(self.formatted(ws, players, values))
 
@@ -169,6 +171,11 @@ class SeasonWorkbook(TournamentWorkbook):
 
 
 SIZE = 8.5
+# A name cell wraps within its column (a long club or team name never runs into the
+# figures beside it); the head row keeps BODY.
+CELL = ParagraphStyle("season-cell", parent=BODY, fontSize=SIZE, leading=SIZE + 1.5)
+RANK_WIDTH = 10 * mm
+FIGURE_WIDTH = 22 * mm
 
 
 class SeasonResultsPdf(PdfDocument):
@@ -190,9 +197,24 @@ class SeasonResultsPdf(PdfDocument):
     def subtitle(self) -> str:
         return str(self.season.owner)
 
+    def _widths(self, names: int) -> list[float]:
+        """The rank, `names` columns of names sharing what is left, two of figures."""
+        name = (self.frame_width - RANK_WIDTH - 2 * FIGURE_WIDTH) / names
+        return [RANK_WIDTH, *([name] * names), FIGURE_WIDTH, FIGURE_WIDTH]
+
     def _table(self, header: list[str], rows: list[list], widths: list[float]) -> LongTable:
+        """Rank, names (wrapped in their columns), then two figures (right-aligned)."""
         cells = [[Paragraph(html.escape(str(h)), BODY) for h in header]]
-        cells += [["" if v is None else str(v) for v in row] for row in rows]
+        names = range(1, len(header) - 2)
+        cells += [
+            [
+                Paragraph(html.escape(str(v)), CELL)
+                if i in names and v
+                else ("" if v is None else str(v))
+                for i, v in enumerate(row)
+            ]
+            for row in rows
+        ]
         table = LongTable(cells, colWidths=widths, repeatRows=1)
         table.setStyle(
             TableStyle(
@@ -212,7 +234,6 @@ class SeasonResultsPdf(PdfDocument):
 
     def story(self) -> list:
         tables = season_tables(self.season, viewer=self.viewer)
-        width = self.frame_width
         story = [Paragraph(html.escape(_("Teams")), HEADING)]
         story.append(
             self._table(
@@ -227,7 +248,7 @@ class SeasonResultsPdf(PdfDocument):
                     ]
                     for row in tables.teams
                 ],
-                [10 * mm, width * 0.35, width * 0.35 - 10 * mm - 40 * mm, 20 * mm, 20 * mm],
+                self._widths(2),
             )
         )
         for day in tables.day_tables:
@@ -248,7 +269,7 @@ class SeasonResultsPdf(PdfDocument):
                         ]
                         for r in day.teams
                     ],
-                    [10 * mm, width * 0.4, width * 0.6 - 50 * mm, 20 * mm, 20 * mm],
+                    self._widths(2),
                 )
             )
         story += [Spacer(1, 4 * mm), Paragraph(html.escape(_("Players")), HEADING)]
@@ -267,7 +288,7 @@ class SeasonResultsPdf(PdfDocument):
                     ]
                     for row in tables.players
                 ],
-                [10 * mm, width * 0.4, width * 0.6 - 50 * mm, 20 * mm, 20 * mm],
+                self._widths(2),
             )
         )
         return story

@@ -1,20 +1,27 @@
 """Reads of leagues and seasons: the match-day table across venues, the season's team table
 and player table, and their JSON form (the archive of a closed season, the standings
-command).
+command). `season_tables` is the one computation of a season's figures: the club's season
+page, the league's tables page, the API, the season workbook and PDF, the standings
+command and the archive at closing all read it.
 
 Terms:
-- a season's *team of a player* is the roster's (`RosterEntry`); a player on no roster
-  keeps the text on the player (a club season of today's free-text teams);
+- a season's *team of a player* is the roster's (`RosterEntry`, `roster_teams`); a player
+  on no roster keeps the text on the player (a club season of today's free-text teams);
 - a match day *counts* for the season tables when it is visible to the viewer and, in a
   league season, confirmed by a league director; a played match day not yet confirmed is
   shown as *provisional* and does not count;
 - match-day points (rules §4): the teams of a match day rank by their list points (each
-  team's best `teams_best_n` players, else all), across all its venues, and place p of n
-  gets (n − p):(p − 1), equal points sharing (`standings.selectors.match_day_points`);
+  team's best `teams_best_n` players, else all: `standings.selectors.team_totals`), across
+  all its venues, and place p of n gets (n − p):(p − 1), equal points sharing
+  (`match_day_points`);
 - the team table orders by `TEAM_ORDER`, the player table by `PLAYER_ORDER`; a player
   with fewer than `min_series` series is listed after the ranked players, without a rank,
   and only the best `best_series` series count.
-Nothing here writes.
+
+A season is read in a fixed number of queries, whatever its number of match days
+(`_season_reads`): the seats' stored totals (`sheets.totals`), the registrations, the
+rosters, venues and confirmations of all its days at once; each day's standings are then
+made in Python by the functions `tournament_standings` uses. Nothing here writes.
 """
 
 from __future__ import annotations
@@ -24,8 +31,29 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from tournaments import permissions
-from tournaments.models import Game, MatchDayConfirmation, RosterEntry, Season, Tournament
-from tournaments.standings.selectors import StandingRow, match_day_points, tournament_standings
+from tournaments.models import (
+    Game,
+    MatchDayConfirmation,
+    Player,
+    Registration,
+    RosterEntry,
+    Season,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+    Venue,
+)
+from tournaments.standings.reads import STANDING_SEAT_FIELDS
+from tournaments.standings.selectors import (
+    StandingRow,
+    collector_paused,
+    rank_standings,
+    registered_rows,
+    seats_add,
+    team_totals,
+    unregistered_rows,
+)
 
 TEAM_ORDER = ("match_points_won desc", "match_points_lost asc", "list_points desc")
 PLAYER_ORDER = ("list_points desc", "won desc", "lost asc", "name asc")
@@ -54,6 +82,9 @@ class DayTable:
     teams: list[DayTeam]
     confirmed: bool
     played: bool
+    # The day's player standings, each player with their team of the season (None: read
+    # from a closed season's archive, which keeps the teams' results only).
+    standings: list[StandingRow] | None = field(default=None, repr=False)
 
     @property
     def provisional(self) -> bool:
@@ -77,7 +108,7 @@ class TeamRow:
 @dataclass
 class PlayerRow:
     rank: int | None  # None: fewer series than the season's minimum
-    player_id: int
+    player_id: int | None  # None: read from the archive of a closed season
     name: str
     club: str
     team: str
@@ -107,104 +138,218 @@ class SeasonTables:
         return [t.tournament for t in self.day_tables if not t.provisional]
 
 
-def team_of_players(season: Season) -> dict[int, tuple[str, str]]:
-    """Player → (team name, team club) from the season's rosters."""
+@dataclass(frozen=True)
+class RosterTeam:
+    team_id: int
+    name: str
+    club: str
+
+
+def roster_teams(season_id: int | None) -> dict[int, RosterTeam]:
+    """Player → their team of the season, from its rosters (one team per player and
+    season): the one reading of a player's season team, for the tables and the draw."""
+    if season_id is None:
+        return {}
     return {
-        player_id: (team, club)
-        for player_id, team, club in RosterEntry.objects.filter(season=season).values_list(
-            "player_id", "team__name", "team__club__name"
-        )
+        player_id: RosterTeam(team_id, name, club)
+        for player_id, team_id, name, club in RosterEntry.objects.filter(
+            season_id=season_id
+        ).values_list("player_id", "team_id", "team__name", "team__club__name")
     }
 
 
-def _with_season_teams(standings: list[StandingRow], teams: dict[int, tuple[str, str]]):
+def match_day_points(rank: int, teams: int, *, tied: int = 1) -> tuple[Fraction, Fraction]:
+    """League points of a match day for the team(s) at place `rank` of `teams` teams.
+
+    Rules §4 gives four teams 3:0, 2:1, 1:2, 0:3: each team beats every team placed below
+    it. We apply that to any number of teams, so place r of n gets (n − r):(r − 1).
+    `tied` teams with equal points occupy places rank … rank + tied − 1 and share them:
+    each gets the average, e.g. two teams tied for first of four get 2½:½ each.
+    """
+    places = range(rank, rank + tied)
+    return (
+        Fraction(sum(teams - place for place in places), tied),
+        Fraction(sum(place - 1 for place in places), tied),
+    )
+
+
+@dataclass
+class _SeasonReads:
+    """What a season's tables are computed from, read for all its days at once."""
+
+    teams: dict[int, RosterTeam]
+    standings: dict[int, list[StandingRow]]  # day id → ranked rows, with season teams
+    played: dict[int, set[int]]  # day id → numbers of the series with a game
+    venue_of: dict[int, dict[str, str]]  # day id → team name → venue name
+    confirmed: set[int]  # ids of the confirmed days
+
+
+def _season_reads(season: Season, days: list[Tournament]) -> _SeasonReads:
+    """Nine queries whatever the number of days: series, tables, registrations, seats,
+    players seated but no longer registered, series with games, venues, confirmations,
+    rosters. Each day's rows are those `tournament_standings(day)` gives, but for the
+    team, which is the roster's where the player is on one."""
+    ids = [day.pk for day in days]
+    day_of: dict[int, int] = {}  # series id → day id
+    numbers: dict[int, int] = {}  # series id → number
+    for pk, day_id, number in Series.objects.filter(tournament_id__in=ids).values_list(
+        "pk", "tournament_id", "number"
+    ):
+        day_of[pk], numbers[pk] = day_id, number
+    tables = {
+        table_id: (series_id, number, size)
+        for table_id, series_id, number, size in Table.objects.filter(
+            series_id__in=numbers
+        ).values_list("pk", "series_id", "number", "size")
+    }
+    registrations: dict[int, list[tuple]] = defaultdict(list)
+    for day_id, *registration in (
+        Registration.objects.filter(tournament_id__in=ids)
+        .order_by("pk")
+        .values_list(
+            "tournament_id",
+            "player_id",
+            "player__name",
+            "player__club__name",
+            "player__team",
+            "player__category",
+            "lot",
+        )
+    ):
+        registrations[day_id].append(tuple(registration))
+    lines: dict[int, list[tuple]] = defaultdict(list)
+    for line in (
+        Seat.objects.filter(series_id__in=numbers).order_by().values_list(*STANDING_SEAT_FIELDS)
+    ):
+        lines[day_of[line[1]]].append(line)
+    rows = {day_id: registered_rows(registrations[day_id]) for day_id in ids}
+    missing = {line[0] for day_id in ids for line in lines[day_id] if line[0] not in rows[day_id]}
+    unregistered = unregistered_rows(Player.objects.filter(pk__in=missing)) if missing else {}
+    teams = roster_teams(season.pk)
+    standings = {}
+    for day_id in ids:
+        day_rows = rows[day_id]
+        for line in lines[day_id]:
+            if line[0] not in day_rows:  # a fresh row per day: rows are added to
+                day_rows[line[0]] = _copy_empty(unregistered[line[0]])
+        day_numbers = {pk: numbers[pk] for pk in numbers if day_of[pk] == day_id}
+        seats_add(day_rows, lines[day_id], day_numbers, tables)
+        standings[day_id] = _with_season_teams(rank_standings(day_rows.values()), teams)
+    played: dict[int, set[int]] = defaultdict(set)
+    for series_id in (
+        Game.objects.filter(tournament_id__in=ids)
+        .order_by()
+        .values_list("table__series_id", flat=True)
+        .distinct()
+    ):
+        played[day_of[series_id]].add(numbers[series_id])
+    venue_of: dict[int, dict[str, str]] = defaultdict(dict)
+    for day_id, venue, team in Venue.objects.filter(tournament_id__in=ids).values_list(
+        "tournament_id", "name", "teams__name"
+    ):
+        if team is not None:
+            venue_of[day_id][team] = venue
+    confirmed = set(
+        MatchDayConfirmation.objects.filter(tournament_id__in=ids).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    return _SeasonReads(
+        teams=teams, standings=standings, played=played, venue_of=venue_of, confirmed=confirmed
+    )
+
+
+def _copy_empty(row: StandingRow) -> StandingRow:
+    return StandingRow(
+        rank=0,
+        player_id=row.player_id,
+        player_name=row.player_name,
+        club=row.club,
+        team=row.team,
+        category=row.category,
+    )
+
+
+def _with_season_teams(standings: list[StandingRow], teams: dict[int, RosterTeam]):
     for row in standings:
         if row.player_id in teams:
-            row.team = teams[row.player_id][0]
+            row.team = teams[row.player_id].name
     return standings
 
 
-def day_standings(day: Tournament) -> list[StandingRow]:
-    """A match day's player standings, each player with their team of the season."""
-    return _with_season_teams(tournament_standings(day), team_of_players(day.season))
-
-
-def match_day_table(
-    day: Tournament, *, season: Season | None = None, standings=None, teams=None
-) -> DayTable:
+def _day_table(day: Tournament, season: Season, reads: _SeasonReads) -> DayTable:
     """All teams of a match day ranked across its venues (rules §4)."""
-    season = season or day.season
-    if teams is None:
-        teams = team_of_players(season)
-    if standings is None:
-        standings = _with_season_teams(tournament_standings(day), teams)
-    best_n = season.teams_best_n or day.team_best_n
-    venue_of = {
-        team: venue
-        for venue, team in day.venues.values_list("name", "teams__name")
-        if team is not None
-    }
-    clubs = dict(teams.values())
-    members: dict[str, list[StandingRow]] = defaultdict(list)
-    for row in standings:
-        if row.team:
-            members[row.team].append(row)
-    totals = []
-    for name, rows in members.items():
-        rows.sort(key=StandingRow.sort_key)
-        counted = rows[:best_n] if best_n else rows
-        totals.append(
-            (
-                name,
-                sum(r.list_points for r in counted),
-                sum(r.won for r in counted),
-                sum(r.lost for r in counted),
-                sum(1 for r in rows if r.series),
-                len(counted),
-                clubs.get(name, rows[0].club),
-            )
-        )
-    by_points: dict[int, list[tuple]] = defaultdict(list)
+    standings = reads.standings[day.pk]
+    venue_of = reads.venue_of.get(day.pk, {})
+    clubs = {team.name: team.club for team in reads.teams.values()}
+    totals = team_totals(standings, best_n=season.teams_best_n or day.team_best_n)
+    by_points: dict[int, list] = defaultdict(list)
     for total in totals:
-        by_points[total[1]].append(total)
+        by_points[total.list_points].append(total)
     results, place = [], 1
     for points in sorted(by_points, reverse=True):
-        group = sorted(by_points[points], key=lambda t: t[0].casefold())
+        group = sorted(by_points[points], key=lambda t: t.team.casefold())
         won, lost = match_day_points(place, len(totals), tied=len(group))
         results += [
             DayTeam(
                 rank=place,
-                team=name,
-                club=club,
-                venue=venue_of.get(name, ""),
-                list_points=list_points,
-                won=games_won,
-                lost=games_lost,
-                players=played,
-                counted=counted,
+                team=total.team,
+                club=clubs.get(total.team, total.members[0].club),
+                venue=venue_of.get(total.team, ""),
+                list_points=total.list_points,
+                won=total.won,
+                lost=total.lost,
+                players=sum(1 for m in total.members if m.series),
+                counted=total.counted,
                 match_points_won=won,
                 match_points_lost=lost,
             )
-            for name, list_points, games_won, games_lost, played, counted, club in group
+            for total in group
         ]
         place += len(group)
-    confirmed = MatchDayConfirmation.objects.filter(tournament=day).exists()
-    played = any(row.series for row in standings)
     # A club season has no director to confirm: a played club evening counts as it is.
     return DayTable(
         tournament=day,
         teams=results,
-        confirmed=confirmed or season.league_id is None,
-        played=played,
+        confirmed=day.pk in reads.confirmed or season.league_id is None,
+        played=any(row.series for row in standings),
+        standings=standings,
     )
 
 
-def _played_series(day: Tournament) -> set[int]:
-    return set(
-        Game.objects.filter(table__series__tournament=day)
-        .values_list("table__series__number", flat=True)
-        .distinct()
-    )
+def match_day_table(day: Tournament) -> DayTable:
+    """A match day's table across its venues, as the season's tables count it."""
+    season = day.season
+    with collector_paused():
+        return _day_table(day, season, _season_reads(season, [day]))
+
+
+def day_standings(day: Tournament) -> list[StandingRow]:
+    """A match day's player standings, each player with their team of the season."""
+    return match_day_table(day).standings
+
+
+def visible_days(season: Season, *, viewer=None, live: bool = False) -> list[Tournament]:
+    """The season's match days in date order that `viewer` may see (published ones for
+    the public, None); `live`: every one. Whether the viewer manages a draft is asked once
+    per league or club, not per day."""
+    manages: dict[tuple, bool] = {}
+
+    def visible(day: Tournament) -> bool:
+        if live or day.published:
+            return True
+        if viewer is None:
+            return False
+        key = (day.season_id, day.club_id)
+        if key not in manages:
+            manages[key] = permissions.can_view_tournament(viewer, day)
+        return manages[key]
+
+    return [
+        day
+        for day in season.tournaments.select_related("club").order_by("date", "pk")
+        if visible(day)
+    ]
 
 
 def season_tables(
@@ -222,30 +367,24 @@ def season_tables(
     """
     if season.is_closed and season.archive and not live:
         return tables_from_json(season, season.archive, category=category)
-    days = [
-        day
-        for day in season.tournaments.select_related("club").order_by("date", "pk")
-        if live
-        or (day.published if viewer is None else permissions.can_view_tournament(viewer, day))
-    ]
-    teams = team_of_players(season)
+    days = visible_days(season, viewer=viewer, live=live)
+    with collector_paused():
+        reads = _season_reads(season, days)
+        return _season_tables(season, days, reads, category=category)
+
+
+def _season_tables(
+    season: Season, days: list[Tournament], reads: _SeasonReads, *, category: str | None
+) -> SeasonTables:
     team_rows: dict[str, TeamRow] = {
-        name: TeamRow(
-            rank=0,
-            team=name,
-            club=club,
-            match_points_won=Fraction(0),
-            match_points_lost=Fraction(0),
-            list_points=0,
-        )
-        for name, club in sorted(set(teams.values()))
+        name: _team_row(name, club)
+        for name, club in sorted({(t.name, t.club) for t in reads.teams.values()})
     }
     players: dict[int, PlayerRow] = {}
     series_points: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
     day_tables = []
     for day in days:
-        standings = _with_season_teams(tournament_standings(day), teams)
-        table = match_day_table(day, season=season, standings=standings, teams=teams)
+        table = _day_table(day, season, reads)
         if not table.played:
             continue
         day_tables.append(table)
@@ -254,20 +393,13 @@ def season_tables(
         for result in table.teams:
             row = team_rows.get(result.team)
             if row is None:
-                row = team_rows[result.team] = TeamRow(
-                    rank=0,
-                    team=result.team,
-                    club=result.club,
-                    match_points_won=Fraction(0),
-                    match_points_lost=Fraction(0),
-                    list_points=0,
-                )
+                row = team_rows[result.team] = _team_row(result.team, result.club)
             row.match_points_won += result.match_points_won
             row.match_points_lost += result.match_points_lost
             row.list_points += result.list_points
             row.days[day.slug] = result
-        played = _played_series(day)
-        for standing in standings:
+        played = reads.played.get(day.pk, set())
+        for standing in table.standings:
             if category and standing.category != category:
                 continue
             results = [r for number, r in standing.series.items() if number in played]
@@ -307,6 +439,17 @@ def season_tables(
     )
 
 
+def _team_row(name: str, club: str) -> TeamRow:
+    return TeamRow(
+        rank=0,
+        team=name,
+        club=club,
+        match_points_won=Fraction(0),
+        match_points_lost=Fraction(0),
+        list_points=0,
+    )
+
+
 def _rank_teams(rows) -> list[TeamRow]:
     ordered = sorted(rows, key=lambda r: (r.sort_key(), r.team.casefold()))
     for index, row in enumerate(ordered):
@@ -323,6 +466,52 @@ def _rank_players(rows, min_series: int) -> list[PlayerRow]:
     for row in unranked:
         row.rank = None
     return ranked + unranked
+
+
+def season_state(slug: str) -> str:
+    """What a season's tables are computed from, short of the games: the state of the
+    season's pages (`/seasons/SLUG/`, `/seasons/SLUG/tables/`) and of the API's season.
+
+    The season's settings, status and owner; each match day's version (moved by every
+    write to its sheets, registrations, draw and settings; `changed`: a day deleted and
+    another made in its place may start from the same version), visibility, name and
+    date; the rosters with their teams' names and clubs, the venues' teams and the
+    confirmations, which are written without a match day's version moving. Five small
+    queries, whatever the size of the season.
+    """
+    season = list(
+        Season.objects.filter(slug=slug).values_list(
+            "pk",
+            "name",
+            "status",
+            "club__name",
+            "league__name",
+            "teams_best_n",
+            "min_series",
+            "best_series",
+        )
+    )
+    days = list(
+        Tournament.objects.filter(season__slug=slug)
+        .order_by("pk")
+        .values_list("pk", "version", "changed", "published", "name", "date", "slug")
+    )
+    rosters = list(
+        RosterEntry.objects.filter(season__slug=slug)
+        .order_by("pk")
+        .values_list("player_id", "team_id", "team__name", "team__club__name")
+    )
+    venues = list(
+        Venue.objects.filter(tournament__season__slug=slug)
+        .order_by("pk", "teams__pk")
+        .values_list("pk", "tournament_id", "name", "teams__name")
+    )
+    confirmed = sorted(
+        MatchDayConfirmation.objects.filter(tournament__season__slug=slug).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    return repr((season, days, rosters, venues, confirmed))
 
 
 # --------------------------------------------------------------------------------------
@@ -430,7 +619,7 @@ def tables_from_json(season: Season, data: dict, *, category: str | None = None)
     players = [
         PlayerRow(
             rank=row["rank"],
-            player_id=0,
+            player_id=None,
             name=row["player"],
             club=row["club"],
             team=row["team"],

@@ -23,7 +23,12 @@ from django_tables2 import RequestConfig
 from tournaments import permissions
 from tournaments.errors import UserError
 from tournaments.leagues import forms
-from tournaments.leagues.selectors import TEAM_ORDER, match_day_table, season_tables
+from tournaments.leagues.selectors import (
+    TEAM_ORDER,
+    match_day_table,
+    season_state,
+    season_tables,
+)
 from tournaments.leagues.services import (
     match_day_confirm,
     match_day_create,
@@ -39,6 +44,7 @@ from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Category, Club, League, RosterEntry, Season, Team, Venue
 from tournaments.shared_views import SeasonMixin
+from tournaments.standings.caching import VersionedPageMixin
 
 
 def _member_clubs(season: Season):
@@ -52,8 +58,14 @@ def _member_clubs(season: Season):
 # --------------------------------------------------------------------------------------
 
 
-class SeasonTablesView(SeasonMixin, TemplateView):
+class SeasonTablesView(VersionedPageMixin, SeasonMixin, TemplateView):
+    """ETag, 304 and the shared cache for anonymous visitors, from the same state as the
+    season's page (`season_state`)."""
+
     template_name = "tournaments/leagues/season.html"
+
+    def page_state(self) -> str:
+        return season_state(self.kwargs["season"])
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -1,10 +1,11 @@
-"""Standings: a tournament's, a series', its teams', a league season's, and a player's page.
+"""Standings: a tournament's, a series', its teams', and a player's page (a season's tables
+are `leagues.selectors.season_tables`, built from the rows made here).
 
 Every ranking starts from each seat's result at its table as `sheets.totals` stores it on
 the seat (the tournament's and a series' standings read those columns directly, as plain
 tuples: they are the busiest reads of the site; the rest go through
 `sheets.selectors.seat_lines`) and is ordered by an explicit tuple of keys: `TIE_BREAK` for
-players (rules §2), match-day points then list points for a season's teams (rules §4).
+players (rules §2); a team's figures are its best members' sums (`team_totals`).
 Nothing here writes.
 """
 
@@ -15,7 +16,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 
 from django.db import connection
 from django.db.models import Count, Max, Q
@@ -187,20 +187,12 @@ def _tournament_standings(
         if up_to_series is None or series.number <= up_to_series
     ]
     series_numbers = {series.pk: series.number for series in in_series}
-    rows: dict[int, StandingRow] = {}
-    for player_id, name, club, team, player_category, lot in fetch(
-        registrations_sql(bool(category), connection.vendor),
-        [tournament.pk, *([category] if category else [])],
-    ):
-        rows[player_id] = StandingRow(
-            rank=0,
-            player_id=player_id,
-            player_name=name,
-            club=club or "",
-            team=team,
-            category=player_category,
-            lot=lot,
+    rows = registered_rows(
+        fetch(
+            registrations_sql(bool(category), connection.vendor),
+            [tournament.pk, *([category] if category else [])],
         )
+    )
     # The seats alone (no join per seat): the tables' numbers come from one small query,
     # whatever the number of seats.
     tables: dict[int, tuple[int, int, int]] = {}
@@ -218,15 +210,57 @@ def _tournament_standings(
     # Seated but no longer registered: still counts (one query for all of them).
     unregistered = {line[0] for line in lines} - rows.keys()
     if unregistered:
-        for player in Player.objects.filter(pk__in=unregistered).select_related("club"):
-            rows[player.pk] = StandingRow(
-                rank=0,
-                player_id=player.pk,
-                player_name=player.name,
-                club=player.club.name if player.club else "",
-                team=player.team,
-                category=player.category,
-            )
+        rows.update(unregistered_rows(Player.objects.filter(pk__in=unregistered)))
+    seats_add(rows, lines, series_numbers, tables)
+    return ComputedStandings(
+        rows=_rank(rows.values()),
+        version=tournament.version,
+        series_numbers=series_numbers,
+        lines=lines,
+        tables=tables,
+        open_series={s.pk for s in in_series if s.status == Series.Status.OPEN},
+    )
+
+
+def registered_rows(registrations: Iterable[tuple]) -> dict[int, StandingRow]:
+    """Player → an empty row, from (player id, name, club, team, category, lot) tuples."""
+    return {
+        player_id: StandingRow(
+            rank=0,
+            player_id=player_id,
+            player_name=name,
+            club=club or "",
+            team=team,
+            category=player_category,
+            lot=lot,
+        )
+        for player_id, name, club, team, player_category, lot in registrations
+    }
+
+
+def unregistered_rows(players) -> dict[int, StandingRow]:
+    """Player → an empty row for players seated but no longer registered (no lot)."""
+    return {
+        player.pk: StandingRow(
+            rank=0,
+            player_id=player.pk,
+            player_name=player.name,
+            club=player.club.name if player.club else "",
+            team=player.team,
+            category=player.category,
+        )
+        for player in players.select_related("club")
+    }
+
+
+def seats_add(
+    rows: dict[int, StandingRow],
+    lines: Iterable[tuple],
+    series_numbers: dict[int, int],
+    tables: dict[int, tuple[int, int, int]],
+) -> None:
+    """Add each seat's stored totals (`STANDING_SEAT_FIELDS` tuples) to its player's row:
+    the totals and the series' result. `tables`: table id → (series id, number, size)."""
     for (
         player_id,
         series_id,
@@ -263,14 +297,11 @@ def _tournament_standings(
     for row in rows.values():  # series in their order, as the seats came before
         if len(row.series) > 1:
             row.series = dict(sorted(row.series.items()))
-    return ComputedStandings(
-        rows=_rank(rows.values()),
-        version=tournament.version,
-        series_numbers=series_numbers,
-        lines=lines,
-        tables=tables,
-        open_series={s.pk for s in in_series if s.status == Series.Status.OPEN},
-    )
+
+
+def rank_standings(rows: Iterable[StandingRow]) -> list[StandingRow]:
+    """Rows in the tie-break order (`TIE_BREAK`), numbered; equal keys share a rank."""
+    return _rank(rows)
 
 
 def standings_json(tournament: Tournament) -> list[dict]:
@@ -400,6 +431,13 @@ def team_standings(
         standings = tournament_standings(tournament)
     if best_n is None:
         best_n = tournament.team_best_n
+    return rank_teams(team_totals(standings, best_n=best_n))
+
+
+def team_totals(standings: Iterable[StandingRow], *, best_n: int | None) -> list[TeamRow]:
+    """Each team's sums over its members' rows (`row.team`), counting its best `best_n`
+    members by the tie-break order (all when None), unranked: the one computation of a
+    team's figures, for a tournament's team table and a league match day's table."""
     by_team: dict[str, list[StandingRow]] = defaultdict(list)
     for row in standings:
         if row.team:
@@ -420,7 +458,7 @@ def team_standings(
                 lost=sum(m.lost for m in counted),
             )
         )
-    return rank_teams(teams)
+    return teams
 
 
 def rank_teams(teams: list[TeamRow]) -> list[TeamRow]:
@@ -432,186 +470,6 @@ def rank_teams(teams: list[TeamRow]) -> list[TeamRow]:
 
     teams.sort(key=lambda t: (*key(t), t.team.casefold()))
     return shared_ranks(teams, key)
-
-
-@dataclass
-class SeasonPlayerRow:
-    rank: int
-    player_id: int
-    player_name: str
-    club: str
-    team: str
-    category: str
-    list_points: int
-    won: int
-    lost: int
-    match_days: dict[int, int]  # tournament id → list points
-
-    def rank_key(self):
-        # The tournament ranking's keys (rules §2) without the lot, which is per tournament.
-        return (-self.list_points, -self.won, self.lost)
-
-    def sort_key(self):
-        return (*self.rank_key(), self.player_name.casefold())
-
-
-@dataclass
-class MatchDayTeam:
-    """One team's result on one match day of a league season (rules §4)."""
-
-    rank: int  # teams with equal points share a place: 1, 1, 3, 4
-    team: str
-    list_points: int
-    match_points_won: Fraction
-    match_points_lost: Fraction
-
-
-@dataclass
-class SeasonTeamRow:
-    rank: int  # teams equal on every key of `sort_key` share a place
-    team: str
-    match_points_won: Fraction
-    match_points_lost: Fraction
-    list_points: int
-    match_days: dict[int, MatchDayTeam]  # tournament id → the team's result that day
-
-    def sort_key(self):
-        # More match points won, fewer lost, more list points; the name only orders the
-        # display of teams that share a place.
-        return (-self.match_points_won, self.match_points_lost, -self.list_points)
-
-
-@dataclass
-class SeasonStandings:
-    """A season's visible match days (date order), its player and its team table."""
-
-    match_days: list[Tournament]
-    players: list[SeasonPlayerRow]
-    teams: list[SeasonTeamRow]
-    day_teams: dict[int, list[MatchDayTeam]]  # tournament id → ranking; played days only
-
-    def __iter__(self):
-        # `match_days, players, teams = season_standings(season)` as callers always did.
-        return iter((self.match_days, self.players, self.teams))
-
-    @property
-    def played_days(self) -> list[tuple[Tournament, list[MatchDayTeam]]]:
-        return [
-            (day, self.day_teams[day.pk]) for day in self.match_days if day.pk in self.day_teams
-        ]
-
-
-def match_day_points(rank: int, teams: int, *, tied: int = 1) -> tuple[Fraction, Fraction]:
-    """League points of a match day for the team(s) at place `rank` of `teams` teams.
-
-    Rules §4 gives four teams 3:0, 2:1, 1:2, 0:3: each team beats every team placed below
-    it. We apply that to any number of teams, so place r of n gets (n − r):(r − 1).
-    `tied` teams with equal points occupy places rank … rank + tied − 1 and share them:
-    each gets the average, e.g. two teams tied for first of four get 2½:½ each.
-    """
-    places = range(rank, rank + tied)
-    return (
-        Fraction(sum(teams - place for place in places), tied),
-        Fraction(sum(place - 1 for place in places), tied),
-    )
-
-
-def _match_day_teams(day_teams: list[TeamRow]) -> list[MatchDayTeam]:
-    """The match day's league points: teams rank by their points only, equal points share."""
-    by_points: dict[int, list[TeamRow]] = defaultdict(list)
-    for team in day_teams:
-        by_points[team.list_points].append(team)
-    results = []
-    place = 1
-    for points in sorted(by_points, reverse=True):
-        group = sorted(by_points[points], key=lambda t: t.team.casefold())
-        won, lost = match_day_points(place, len(day_teams), tied=len(group))
-        results += [
-            MatchDayTeam(
-                rank=place,
-                team=team.team,
-                list_points=team.list_points,
-                match_points_won=won,
-                match_points_lost=lost,
-            )
-            for team in group
-        ]
-        place += len(group)
-    return results
-
-
-def season_standings(season, *, category: str | None = None, viewer=None) -> SeasonStandings:
-    """Player and team tables of a league season over its match days (tournaments).
-
-    Only the match days `viewer` may see count (published ones for the public, `None`).
-    `category` filters the player table only: the teams always count all their members.
-    """
-    match_days = [
-        day
-        for day in season.tournaments.select_related("club").order_by("date", "pk")
-        if (day.published if viewer is None else permissions.can_view_tournament(viewer, day))
-    ]
-    players: dict[int, SeasonPlayerRow] = {}
-    teams: dict[str, SeasonTeamRow] = {}
-    day_results: dict[int, list[MatchDayTeam]] = {}
-    for day in match_days:
-        standings = tournament_standings(day)
-        played = any(row.series for row in standings)
-        for row in standings:
-            if category and row.category != category:
-                continue
-            entry = players.get(row.player_id)
-            if entry is None:
-                entry = players[row.player_id] = SeasonPlayerRow(
-                    rank=0,
-                    player_id=row.player_id,
-                    player_name=row.player_name,
-                    club=row.club,
-                    team=row.team,
-                    category=row.category,
-                    list_points=0,
-                    won=0,
-                    lost=0,
-                    match_days={},
-                )
-            entry.list_points += row.list_points
-            entry.won += row.won
-            entry.lost += row.lost
-            if played:
-                entry.match_days[day.pk] = row.list_points
-        if not played:
-            continue  # a match day not yet played gives no league points
-        day_teams = _match_day_teams(
-            team_standings(day, best_n=season.teams_best_n or day.team_best_n, standings=standings)
-        )
-        if not day_teams:
-            continue
-        day_results[day.pk] = day_teams
-        for result in day_teams:
-            entry = teams.get(result.team)
-            if entry is None:
-                entry = teams[result.team] = SeasonTeamRow(
-                    rank=0,
-                    team=result.team,
-                    match_points_won=Fraction(0),
-                    match_points_lost=Fraction(0),
-                    list_points=0,
-                    match_days={},
-                )
-            entry.match_points_won += result.match_points_won
-            entry.match_points_lost += result.match_points_lost
-            entry.list_points += result.list_points
-            entry.match_days[day.pk] = result
-    player_rows = shared_ranks(
-        sorted(players.values(), key=SeasonPlayerRow.sort_key), SeasonPlayerRow.rank_key
-    )
-    team_rows = sorted(teams.values(), key=lambda r: (r.sort_key(), r.team.casefold()))
-    for index, row in enumerate(team_rows):
-        before = team_rows[index - 1] if index else None
-        row.rank = before.rank if before and before.sort_key() == row.sort_key() else index + 1
-    return SeasonStandings(
-        match_days=match_days, players=player_rows, teams=team_rows, day_teams=day_results
-    )
 
 
 @dataclass

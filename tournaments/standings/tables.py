@@ -6,6 +6,7 @@
 from functools import lru_cache, partial
 from html import escape
 from operator import attrgetter
+from types import SimpleNamespace
 
 import django_tables2 as tables
 from django.conf import settings
@@ -451,11 +452,14 @@ class TeamStandingsTable(tables.Table):
 
 
 class SeasonPlayersTable(QuickBodyMixin, tables.Table):
-    """The season's players: one column of list points per match day, then the totals."""
+    """A club season's players (`leagues.selectors.PlayerRow`): one column of list points
+    per counted match day, then the counted series and their totals; players below the
+    season's minimum of series are listed without a rank."""
 
-    rank = tables.Column(verbose_name="#", attrs=NUM)
-    player_name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
+    rank = tables.Column(verbose_name="#", attrs=NUM, default="–")
+    name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
     team = tables.Column(verbose_name=_("Team"), attrs=HIDE_PHONE)
+    series = tables.Column(verbose_name=_("Series"), attrs=NUM, empty_values=())
     won = tables.Column(verbose_name=_("Won"), attrs=NARROW_NUM)
     lost = tables.Column(verbose_name=_("Lost"), attrs=NARROW_NUM)
     list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
@@ -470,7 +474,7 @@ class SeasonPlayersTable(QuickBodyMixin, tables.Table):
                 f"day_{day.pk}",
                 tables.Column(
                     verbose_name=_("Day %(n)s") % {"n": number},
-                    accessor=tables.A(f"match_days__{day.pk}"),
+                    accessor=tables.A(f"days__{day.slug}"),
                     attrs=HIDE_PHONE_NUM,
                     default="–",
                 ),
@@ -479,20 +483,50 @@ class SeasonPlayersTable(QuickBodyMixin, tables.Table):
         ]
         sequence = [
             "rank",
-            "player_name",
+            "name",
             "team",
             *(name for name, _column in extra),
+            "series",
             "won",
             "lost",
             "list_points",
         ]
         super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
 
-    def render_player_name(self, record):
-        return _player_link(record)
+    def render_name(self, record):
+        if record.player_id is None:  # a closed season's archive keeps the names only
+            return record.name
+        return _player_link(SimpleNamespace(player_id=record.player_id, player_name=record.name))
+
+    def value_name(self, record):
+        return record.name
+
+    def render_series(self, record):
+        if record.series_counted == record.series_played:
+            return str(record.series_played)
+        return f"{record.series_counted}/{record.series_played}"
+
+    value_series = render_series
+
+    def order_rank(self, queryset, is_descending):
+        # The unranked (None) stay below the ranked, either way.
+        ranked = sorted(
+            (r for r in queryset if r.rank is not None),
+            key=lambda r: r.rank,
+            reverse=is_descending,
+        )
+        return ranked + [r for r in queryset if r.rank is None], True
+
+    def order_series(self, queryset, is_descending):
+        ordered = sorted(
+            queryset, key=lambda r: (r.series_counted, r.series_played), reverse=is_descending
+        )
+        return ordered, True
 
 
 class SeasonTeamsTable(tables.Table):
+    """A season's teams (`leagues.selectors.TeamRow`): match points, then list points."""
+
     rank = tables.Column(verbose_name="#", attrs=NUM)
     team = tables.Column(verbose_name=_("Team"))
     match_points = tables.Column(verbose_name=_("Match points"), attrs=NUM, empty_values=())

@@ -12,6 +12,7 @@ from django.views.generic import DetailView, TemplateView, View
 from django_tables2 import RequestConfig
 
 from tournaments import permissions
+from tournaments.leagues.selectors import season_state, season_tables
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category, Player, Registration, Season, Seat, Series, Tournament
 from tournaments.prepared import Prepared
@@ -25,11 +26,7 @@ from tournaments.standings.caching import (
     series_standings_of,
     standings_of,
 )
-from tournaments.standings.selectors import (
-    player_statistics,
-    season_standings,
-    team_standings,
-)
+from tournaments.standings.selectors import player_statistics, team_standings
 from tournaments.standings.tables import (
     SeasonPlayersTable,
     SeasonTeamsTable,
@@ -257,37 +254,30 @@ class SeasonDetailView(VersionedPageMixin, TemplateView):
         return super().get(request, *args, **kwargs)
 
     def page_state(self) -> str:
-        """The season's settings and the versions of its match days."""
-        season = Season.objects.filter(slug=self.kwargs["season"]).values_list(
-            "pk", "name", "teams_best_n", "club_id"
-        )
-        days = (
-            Tournament.objects.filter(season__slug=self.kwargs["season"])
-            .order_by("pk")
-            .values_list("pk", "version", "changed", "published")
-        )
-        return repr((list(season), list(days)))
+        return season_state(self.kwargs["season"])
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        season = get_object_or_404(Season.objects.select_related("club"), slug=kwargs["season"])
+        season = get_object_or_404(
+            Season.objects.select_related("club", "league"), slug=kwargs["season"]
+        )
         if not (
             season.tournaments.filter(published=True).exists()
             or permissions.can_manage_club(self.request.user, season.club)
         ):
             raise Http404
         category = _category(self.request)
-        standings = season_standings(season, category=category or None, viewer=self.request.user)
-        players_table = SeasonPlayersTable(
-            standings.players, match_days=standings.match_days, prefix="p-"
-        )
-        teams_table = SeasonTeamsTable(standings.teams, prefix="t-")
+        viewer = self.request.user if self.request.user.is_authenticated else None
+        tables = season_tables(season, category=category or None, viewer=viewer)
+        counted = tables.counted_days
+        players_table = SeasonPlayersTable(tables.players, match_days=counted, prefix="p-")
+        teams_table = SeasonTeamsTable(tables.teams, prefix="t-")
         RequestConfig(self.request, paginate=False).configure(players_table)
         RequestConfig(self.request, paginate=False).configure(teams_table)
         context.update(
             season=season,
-            match_days=standings.match_days,
-            played_days=standings.played_days,
+            match_days=tables.match_days,
+            played_days=tables.day_tables,
             players_table=players_table,
             teams_table=teams_table,
             category=category,

@@ -19,13 +19,12 @@ from tournaments import demo
 from tournaments.draw.services import series_draw
 from tournaments.entry.services import game_record_at_table
 from tournaments.formats import format_match_points
+from tournaments.leagues.selectors import match_day_points, season_tables
 from tournaments.models import Player, Registration, Season, Table, Tournament
 from tournaments.sheets.services import game_record, penalty_record
 from tournaments.standings.advance import series_standings_from
 from tournaments.standings.selectors import (
-    match_day_points,
     player_statistics,
-    season_standings,
     series_standings,
     team_standings,
     tournament_standings,
@@ -125,8 +124,9 @@ def test_season_adds_match_days(club, seated_series):
     for seat in table.seats.select_related("player"):
         seat.player.team = "A" if seat.number <= 2 else "B"
         seat.player.save()
-    days, players, teams = season_standings(season)
-    assert days == [day]
+    tables = season_tables(season)
+    players, teams = tables.players, tables.teams
+    assert tables.match_days == [day]
     assert [p.list_points for p in players] == [1332, 1320, 1308, 108]
     assert [(t.team, t.match_points_won, t.match_points_lost) for t in teams] == [
         ("A", 1, 0),
@@ -185,12 +185,13 @@ def season(club):
 
 def test_season_of_four_teams_ranks_3_0_to_0_3(season, seated_series):
     day = _match_day(season, seated_series, WORKED_EXAMPLE, name="1. Spieltag")
-    standings = season_standings(season)
+    standings = season_tables(season)
     # Worked example: seat 1 1332, seat 3 1320, seat 2 1308, seat 4 108.
     assert [
         (t.team, t.match_points_won, t.match_points_lost, t.list_points) for t in standings.teams
     ] == [("T1", 3, 0, 1332), ("T3", 2, 1, 1320), ("T2", 1, 2, 1308), ("T4", 0, 3, 108)]
-    assert [(r.rank, r.team) for r in standings.day_teams[day.pk]] == [
+    assert [d.tournament for d in standings.day_tables] == [day]
+    assert [(r.rank, r.team) for r in standings.day_tables[0].teams] == [
         (1, "T1"),
         (2, "T3"),
         (3, "T2"),
@@ -201,7 +202,8 @@ def test_season_of_four_teams_ranks_3_0_to_0_3(season, seated_series):
 def test_season_teams_tied_on_a_match_day_share_its_points(season, seated_series):
     plain = _match_day(season, seated_series, WORKED_EXAMPLE, name="1. Spieltag")
     tied = _match_day(season, seated_series, TIED_PAIRS, name="2. Spieltag")
-    standings = season_standings(season)
+    standings = season_tables(season)
+    day_teams = {d.tournament.pk: d.teams for d in standings.day_tables}
     # Seats 1 and 2 tie at 226 (won 2:2, lost 0:1 do not split them), 3 and 4 at 170.
     assert [
         (
@@ -210,7 +212,7 @@ def test_season_teams_tied_on_a_match_day_share_its_points(season, seated_series
             r.list_points,
             format_match_points(r.match_points_won, r.match_points_lost),
         )
-        for r in standings.day_teams[tied.pk]
+        for r in day_teams[tied.pk]
     ] == [
         (1, "T1", 226, "2½:½"),
         (1, "T2", 226, "2½:½"),
@@ -221,17 +223,17 @@ def test_season_teams_tied_on_a_match_day_share_its_points(season, seated_series
         (t.rank, t.team, format_match_points(t.match_points_won, t.match_points_lost))
         for t in standings.teams
     ] == [(1, "T1", "5½:½"), (2, "T2", "3½:2½"), (3, "T3", "2½:3½"), (4, "T4", "½:5½")]
-    assert standings.teams[1].match_days[plain.pk].match_points_won == 1
+    assert standings.teams[1].days[plain.slug].match_points_won == 1
     assert sum(t.match_points_won + t.match_points_lost for t in standings.teams) == 2 * 4 * 3
 
 
 def test_season_counts_only_the_match_days_the_viewer_may_see(season, seated_series, secretary):
     shown = _match_day(season, seated_series, WORKED_EXAMPLE, name="1. Spieltag")
     hidden = _match_day(season, seated_series, WORKED_EXAMPLE, name="2. Spieltag", published=False)
-    public = season_standings(season)
-    assert public.match_days == [shown] and list(public.day_teams) == [shown.pk]
+    public = season_tables(season)
+    assert public.match_days == [shown] and public.counted_days == [shown]
     assert len(public.players) == 4 and public.teams[0].match_points_won == 3
-    club_view = season_standings(season, viewer=secretary)
+    club_view = season_tables(season, viewer=secretary)
     assert club_view.match_days == [shown, hidden]
     assert len(club_view.players) == 8 and club_view.teams[0].match_points_won == 6
 
@@ -244,9 +246,9 @@ def test_season_category_filters_players_not_teams(season, seated_series):
         seat.player.team = "A" if seat.number <= 2 else "B"
         seat.player.category = "ladies" if seat.number == 4 else ""
         seat.player.save()
-    everyone = season_standings(season)
-    ladies = season_standings(season, category="ladies")
-    assert [(p.player_name, p.list_points) for p in ladies.players] == [
+    everyone = season_tables(season)
+    ladies = season_tables(season, category="ladies")
+    assert [(p.name, p.list_points) for p in ladies.players] == [
         (table.seats.get(number=4).player.name, 108)
     ]
     team_figures = [
@@ -260,12 +262,19 @@ def test_season_category_filters_players_not_teams(season, seated_series):
 
 def test_season_players_rank_names_regardless_of_case(season, seated_series, club):
     day = TournamentFactory(club=club, season=season)
-    enter(seated_series(4, target=day).tables.get(), sheet_rows(WORKED_EXAMPLE, 4))
-    # Registered after the draw: not seated, 0 points each.
-    for name in ("Bert", "anna"):
-        RegistrationFactory(tournament=day, player=PlayerFactory(club=club, name=name))
-    _days, players, _teams = season_standings(season)
-    assert [p.player_name for p in players[-2:]] == ["anna", "Bert"]
+    table = seated_series(4, target=day).tables.get()
+    # Seats 1 and 2 win a game each; seats 3 and 4 play the series without a game of their
+    # own and end equal on every key (0 points, none won, none lost): the name orders them.
+    # (A player registered but never seated has played no series: the season lists only
+    # players with a series played.)
+    enter(table, sheet_rows({1: [GRAND_1], 2: [GRAND_1]}, 4))
+    for number, name in ((3, "Bert"), (4, "anna")):
+        Player.objects.filter(pk=table.seats.get(number=number).player_id).update(name=name)
+    players = season_tables(season).players
+    assert [(p.name, p.list_points, p.won, p.lost) for p in players[-2:]] == [
+        ("anna", 0, 0, 0),
+        ("Bert", 0, 0, 0),
+    ]
 
 
 def test_seated_players_no_longer_registered_cost_no_extra_queries(

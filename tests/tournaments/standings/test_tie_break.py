@@ -16,8 +16,9 @@ import pytest
 from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import GRAND_1, HEARTS_LOST, enter, sheet_rows
 from tournaments.draw.services import series_draw
+from tournaments.leagues.selectors import season_tables
 from tournaments.models import Player, Registration, Season
-from tournaments.standings.selectors import season_standings, team_standings, tournament_standings
+from tournaments.standings.selectors import team_standings, tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -59,8 +60,8 @@ def test_the_season_ranks_more_won_before_fewer_lost(evening, club):
     evening.season = season
     evening.published = True
     evening.save()
-    players = season_standings(season).players
-    assert [(p.player_name, p.rank) for p in players] == [("Anna", 1), ("Bert", 2), ("Carl", 3)]
+    players = season_tables(season).players
+    assert [(p.name, p.rank) for p in players] == [("Anna", 1), ("Bert", 2), ("Carl", 3)]
 
 
 def test_players_equal_on_every_key_share_the_rank_until_the_lot(tournament, club):

@@ -165,7 +165,7 @@ def test_season_page_category_filter_leaves_the_teams(client, season_with_a_draf
     url = reverse("season_detail", kwargs={"season": season.slug})
     response = client.get(url, {"category": "ladies"})
     players = response.context["players_table"].data.data
-    assert [p.player_name for p in players] == [ladies.name]
+    assert [p.name for p in players] == [ladies.name]
     teams = response.context["teams_table"].data.data
     assert len(teams) == 4 and teams[0].match_points_won == 3
     assert '<option value="ladies" selected>' in response.content.decode()
