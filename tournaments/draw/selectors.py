@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tournaments.draw import engine
-from tournaments.leagues.selectors import roster_teams
 from tournaments.models import Seat, Series, Tournament, Venue
+from tournaments.standings.selectors import roster_teams
 
 
 def season_teams(tournament: Tournament) -> dict[int, tuple[str, int | None]]:

@@ -46,10 +46,12 @@ from tournaments.models import (
 )
 from tournaments.standings.reads import STANDING_SEAT_FIELDS
 from tournaments.standings.selectors import (
+    RosterTeam,
     StandingRow,
     collector_paused,
     rank_standings,
     registered_rows,
+    roster_teams,
     seats_add,
     team_totals,
     unregistered_rows,
@@ -136,26 +138,6 @@ class SeasonTables:
     @property
     def counted_days(self) -> list[Tournament]:
         return [t.tournament for t in self.day_tables if not t.provisional]
-
-
-@dataclass(frozen=True)
-class RosterTeam:
-    team_id: int
-    name: str
-    club: str
-
-
-def roster_teams(season_id: int | None) -> dict[int, RosterTeam]:
-    """Player → their team of the season, from its rosters (one team per player and
-    season): the one reading of a player's season team, for the tables and the draw."""
-    if season_id is None:
-        return {}
-    return {
-        player_id: RosterTeam(team_id, name, club)
-        for player_id, team_id, name, club in RosterEntry.objects.filter(
-            season_id=season_id
-        ).values_list("player_id", "team_id", "team__name", "team__club__name")
-    }
 
 
 def match_day_points(rank: int, teams: int, *, tied: int = 1) -> tuple[Fraction, Fraction]:

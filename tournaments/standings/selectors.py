@@ -26,6 +26,7 @@ from tournaments.models import (
     GameType,
     Player,
     Registration,
+    RosterEntry,
     Seat,
     Series,
     Table,
@@ -626,3 +627,23 @@ def series_progress(tournament: Tournament) -> list[SeriesProgress]:
         entry.played += played or 0
         entry.length += tournament.games_per_series(size)
     return [by_series[number] for number in sorted(by_series)]
+
+
+@dataclass(frozen=True)
+class RosterTeam:
+    team_id: int
+    name: str
+    club: str
+
+
+def roster_teams(season_id: int | None) -> dict[int, RosterTeam]:
+    """Player → their team of the season, from its rosters (one team per player and
+    season): the one reading of a player's season team, for the tables and the draw."""
+    if season_id is None:
+        return {}
+    return {
+        player_id: RosterTeam(team_id, name, club)
+        for player_id, team_id, name, club in RosterEntry.objects.filter(
+            season_id=season_id
+        ).values_list("player_id", "team_id", "team__name", "team__club__name")
+    }
