@@ -55,6 +55,7 @@ FLOORS = [
         (
             "tournaments.sheets.selectors",
             "tournaments.sheets.totals",
+            "tournaments.sheets.writing",
             "tournaments.sheets.services",
         ),
     ),
