@@ -22,7 +22,6 @@ revoke the links. Every write is a service call (`entry.services.game_record_at_
 import json
 import uuid
 
-import segno
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -50,6 +49,7 @@ from tournaments.entry.services import (
     table_links_issue,
 )
 from tournaments.errors import UserError
+from tournaments.exporters.qr import qr_svg
 from tournaments.formats import describe
 from tournaments.mixins import ManageMixin, SeriesMixin
 from tournaments.models import Series, SheetCopy
@@ -77,10 +77,6 @@ PRIVATE_HEADERS = {
 def entry_url(request, token: str) -> str:
     """The absolute address of a link, as the QR codes carry it."""
     return request.build_absolute_uri(reverse("entry", kwargs={"token": token}))
-
-
-def qr_svg(url: str, *, scale: int = 4) -> str:
-    return segno.make(url, error="m").svg_inline(scale=scale, border=2)
 
 
 def phone_texts() -> dict:
@@ -752,9 +748,9 @@ class EntryQrView(SheetMixin, View):
         token = self.table.entry_token_2 if keeper else self.table.entry_token
         if not token or (keeper and not self.tournament.double_entry):
             return HttpResponse(status=404)
-        svg = segno.make(entry_url(request, token), error="m")
-        response = HttpResponse(content_type="image/svg+xml")
-        svg.save(response, kind="svg", scale=4, border=2, xmldecl=False)
+        response = HttpResponse(
+            qr_svg(entry_url(request, token), standalone=True), content_type="image/svg+xml"
+        )
         response["Cache-Control"] = "no-store, private"
         return response
 
