@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.db import transaction
+from django.db.models import Q
 
 from tournaments.models import Game, Table
 from tournaments.sheets.totals import seat_totals_refresh
@@ -68,12 +69,14 @@ class SheetWrite:
 
     def join(self, table: Table) -> Table:
         """Another table written in the same step (a writer called inside another's)."""
-        if table.pk in self.table_ids:
-            return self.table if table.pk == self.table.pk else locked_table(table)
-        if table.series.tournament_id != self.tournament_id:
+        if table.pk == self.table.pk:
+            return self.table
+        locked = locked_table(table)
+        if locked.series.tournament_id != self.tournament_id:
             raise ValueError("one sheet write covers one tournament's tables")
-        self.table_ids.append(table.pk)
-        return locked_table(table)
+        if locked.pk not in self.table_ids:
+            self.table_ids.append(locked.pk)
+        return locked
 
 
 _CURRENT: ContextVar[SheetWrite | None] = ContextVar("sheet_write", default=None)
@@ -105,11 +108,21 @@ def sheet_write(table: Table) -> Iterator[SheetWrite]:
         if write.changed:
             seat_totals_refresh(table_ids=write.table_ids)
             write.version = version_bump(tournament_id=write.tournament_id, sheets=write.table_ids)
-            stamped = [game.pk for game in write.games if game.pk is not None]
-            if stamped:
-                Game.objects.filter(pk__in=stamped).update(version=write.version)
-            for game in write.games:
-                game.version = write.version
+            _stamp(write.games, write.version)
+
+
+def _stamp(games: list[Game], version: int):
+    """Give the written games the write's version: one UPDATE by their keys (a game that
+    came back from `bulk_create` without one is found by its table and number)."""
+    if not games:
+        return
+    keyed = Q(pk__in=[game.pk for game in games if game.pk is not None])
+    for game in games:
+        if game.pk is None:
+            keyed |= Q(table_id=game.table_id, number=game.number)
+    Game.objects.filter(keyed).update(version=version)
+    for game in games:
+        game.version = version
 
 
 def tables_rewritten(*, tournament_id: int, table_ids: Iterable[int]):
