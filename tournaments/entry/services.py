@@ -10,7 +10,9 @@ The second keeper's rows go into the table's `SheetCopy`; a row that differs fro
 game of the same number is *disputed* and counts nowhere until the director chooses a
 version (`sheet_settle`; see `entry.selectors.sheet_copies_compare`). Every row a phone
 sends carries the phone's own `client_id`: a row sent again after a network drop is
-answered with the row already stored, never entered twice.
+answered with the row already stored, never entered twice. Every write to a sheet here
+goes through the one writing step (`sheets.writing.sheet_write`), as the desk's do; the
+row-number check is the desk's (`sheets.services.check_row_number`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tournaments.entry.selectors import sheet_copies_compare, unconfirmed_tables
+from tournaments.entry.selectors import CopyRow, sheet_copies_compare, unconfirmed_tables
 from tournaments.errors import UserError
 from tournaments.games import SHEET_FIELDS, game_build, game_mapping_of
 from tournaments.log.services import Kind, action_record
@@ -37,7 +39,7 @@ from tournaments.sheets.services import (
     jsonable,
     mark_started,
 )
-from tournaments.sheets.writing import locked_table, sheet_write
+from tournaments.sheets.writing import SheetWrite, locked_table, sheet_write
 
 FIRST_KEEPER, SECOND_KEEPER = 1, 2
 
@@ -559,7 +561,7 @@ def sheet_settle(*, table: Table, choose: str, number: int | None = None, user=N
     return sorted(row.number for row in rows)
 
 
-def _settle_second(write, row, user):
+def _settle_second(write: SheetWrite, row: CopyRow, user):
     """The second copy's version of a row, in the settlement's writing step (`write`): a
     correction of the game (`game_correct` joins the step), or the game entered."""
     table = write.table

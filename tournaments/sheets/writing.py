@@ -91,7 +91,8 @@ def sheet_write(table: Table) -> Iterator[SheetWrite]:
     outer = _CURRENT.get()
     if outer is not None:
         # Inside another writer's step: its table is locked already, and the totals and
-        # the version come once, at its end (a nested writer's `unchanged` changes nothing).
+        # the version come once, at its end (a nested writer that finds nothing to change
+        # leaves the outer step's `changed` as it is).
         inner = SheetWrite(outer.join(table))
         yield inner
         if inner.changed:
