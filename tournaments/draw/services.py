@@ -23,7 +23,7 @@ from tournaments.entry.services import table_links_issue
 from tournaments.errors import UserError
 from tournaments.log.services import Kind, Replay, action_record, check_once
 from tournaments.models import Game, Registration, Seat, Series, Table, Tournament
-from tournaments.sheets.totals import seat_totals_refresh
+from tournaments.sheets.writing import tables_rewritten
 from tournaments.standings.selectors import tournament_standings
 from tournaments.versions import version_bump
 
@@ -312,8 +312,9 @@ def seat_swap(*, seat_a: Seat, seat_b: Seat, user: AbstractBaseUser | None = Non
             },
         )
         # A penalty may stand before the first game: it stays with the seat number.
-        seat_totals_refresh(table_ids={a.table_id, b.table_id})
-        version_bump(tournament_id=a.series.tournament_id)
+        tables_rewritten(
+            tournament_id=a.series.tournament_id, table_ids=sorted({a.table_id, b.table_id})
+        )
 
 
 def series_close(*, series: Series, user=None) -> Series:

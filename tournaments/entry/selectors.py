@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Count, Q
@@ -28,13 +27,8 @@ from django.utils.translation import gettext as _
 from tournaments.errors import UserError
 from tournaments.games import game_build, game_mapping_of
 from tournaments.models import Game, SheetCopy, Table
-from tournaments.sheets.selectors import (
-    SeatSummary,
-    Sheet,
-    SheetRow,
-    disputed_games,
-    unconfirmed,
-)
+from tournaments.sheets.selectors import Sheet, disputed_games, sheet_of, unconfirmed
+from tournaments.sheets.totals import PENALTY_FIGURES, seat_figures
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -129,69 +123,21 @@ def sheet_copies_compare(table: Table) -> list[CopyRow]:
 
 
 def copy_sheet(table: Table) -> Sheet:
-    """The second keeper's copy laid out as a sheet: running totals and the summary block,
-    computed from its rows as `seat_lines` computes them from games (rules §2)."""
-    tournament = table.series.tournament
+    """The second keeper's copy laid out as a sheet (`sheets.selectors.sheet_of`): running
+    totals and the summary block, its figures computed from its rows as the seats' totals
+    are from games (`sheets.totals.seat_figures`, rules §2)."""
     seats = list(table.seats.select_related("player").order_by("number"))
     copy = SheetCopy.objects.filter(table=table).first()
-    games = [
-        (row["number"], _build(table, row["number"], row["data"]))
+    games = {
+        row["number"]: _build(table, row["number"], row["data"])
         for row in (copy.rows if copy else [])
-    ]
-    running = dict.fromkeys(range(1, table.size + 1), 0)
-    rows = []
-    for number, game in games:
-        if game is not None and game.declarer is not None:
-            running[game.declarer] += game.score
-            if game.ramsch_tie is not None:  # a ramsch tie: the second seat scores the same
-                running[game.ramsch_tie] += game.score
-        rows.append(
-            SheetRow(
-                number=number, dealer=table.dealer_of(number), game=game, running=dict(running)
-            )
-        )
-    counted = [game for _number, game in games if game is not None]
-    lost_at_table = sum(1 for g in counted if g.is_lost)
-    others_at_table = sum(g.list_others for g in counted)
-    fines: dict[int, int] = defaultdict(int)
-    for seat, points in table.penalties.values_list("seat", "points"):
-        fines[seat] += points
-    list_scoring = tournament.uses_list_points
-    others = tournament.bonus_others_4 if table.size == 4 else tournament.bonus_others_3
-    summary = []
-    for seat in seats:
-        own = [g for g in counted if seat.number in (g.declarer, g.ramsch_tie)]
-        won = sum(1 for g in own if g.is_won)
-        lost = sum(1 for g in own if g.is_lost)
-        fine = fines[seat.number]
-        summary.append(
-            SeatSummary(
-                seat=seat.number,
-                player_name=seat.player.name,
-                player_id=seat.player_id,
-                game_points=sum(g.score for g in own) + fine,
-                won=won,
-                lost=lost,
-                others_lost=lost_at_table - lost,
-                won_bonus=tournament.bonus_won * won if list_scoring else 0,
-                lost_bonus=-tournament.bonus_lost * lost if list_scoring else 0,
-                others_bonus=others * (lost_at_table - lost) if list_scoring else 0,
-                penalties=fine,
-                list_points=sum(g.list_declarer for g in own)
-                + others_at_table
-                - sum(g.list_others for g in own)
-                + fine,
-            )
-        )
-    return Sheet(
-        table=table,
-        seats=seats,
-        rows=rows,
-        summary=summary,
-        length=tournament.games_per_series(table.size),
-        list_scoring=list_scoring,
-        others_bonus=others,
+    }
+    figures = seat_figures(
+        size=table.size,
+        games=[game for game in games.values() if game is not None],
+        penalties=table.penalties.order_by().values_list(*PENALTY_FIGURES, named=True),
     )
+    return sheet_of(table, seats=seats, games=games, figures=figures, last=max(games, default=0))
 
 
 def provisional_counts(tables) -> dict[int, int]:

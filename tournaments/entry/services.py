@@ -10,7 +10,9 @@ The second keeper's rows go into the table's `SheetCopy`; a row that differs fro
 game of the same number is *disputed* and counts nowhere until the director chooses a
 version (`sheet_settle`; see `entry.selectors.sheet_copies_compare`). Every row a phone
 sends carries the phone's own `client_id`: a row sent again after a network drop is
-answered with the row already stored, never entered twice.
+answered with the row already stored, never entered twice. Every write to a sheet here
+goes through the one writing step (`sheets.writing.sheet_write`), as the desk's do; the
+row-number check is the desk's (`sheets.services.check_row_number`).
 """
 
 from __future__ import annotations
@@ -23,22 +25,21 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tournaments.entry.selectors import sheet_copies_compare, unconfirmed_tables
+from tournaments.entry.selectors import CopyRow, sheet_copies_compare, unconfirmed_tables
 from tournaments.errors import UserError
 from tournaments.games import SHEET_FIELDS, game_build, game_mapping_of
 from tournaments.log.services import Kind, action_record
 from tournaments.models import Game, GameChange, Series, SheetCopy, Table, Tournament
 from tournaments.permissions import acting_user
 from tournaments.sheets.services import (
+    check_row_number,
     check_series_open,
     game_correct,
     game_snapshot,
     jsonable,
-    locked_table,
     mark_started,
 )
-from tournaments.sheets.totals import seat_totals_refresh
-from tournaments.versions import version_bump
+from tournaments.sheets.writing import SheetWrite, locked_table, sheet_write
 
 FIRST_KEEPER, SECOND_KEEPER = 1, 2
 
@@ -136,30 +137,6 @@ def _check_entry_open(table: Table):
         raise UserError(_("This series is closed: its sheets take no more games."), code="closed")
     if table.closed:
         raise UserError(_("This sheet is closed: it takes no more games."), code="closed")
-
-
-def _check_number(*, number: int | None, expected: int, limit: int, size: int):
-    if number is not None and number < expected:
-        raise UserError(
-            _(
-                "Game %(n)s is already on the sheet (entered elsewhere meanwhile). Check the "
-                "sheet: this row would now be game %(next)s."
-            )
-            % {"n": number, "next": expected},
-            code="number_taken",
-        )
-    if number is not None and number > expected:
-        raise UserError(
-            _("Game %(n)s cannot be entered before game %(next)s.")
-            % {"n": number, "next": expected},
-            code="number_gap",
-        )
-    if expected > limit:
-        raise UserError(
-            _("The sheet is complete: a table of %(size)s plays %(limit)s games.")
-            % {"size": size, "limit": limit},
-            code="complete",
-        )
 
 
 def _client_id_elsewhere(client_id: uuid.UUID, *, table: Table, copy: bool) -> bool:
@@ -283,20 +260,21 @@ def game_record_at_table(
     if the sheet has moved on meanwhile the row is refused (code "number_taken").
     """
     client_id = _as_client_id(client_id)
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         existing = Game.objects.filter(client_id=client_id, table=table).first()
         if existing is not None:
             _check_resend(
                 table, number=existing.number, stored=_created_mapping(existing), data=data
             )
+            write.unchanged()
             return existing, False
         if _client_id_elsewhere(client_id, table=table, copy=False):
             raise _conflict()
         _check_not_deleted(table, client_id)
         _check_entry_open(table)
         expected = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
-        _check_number(
+        check_row_number(
             number=number,
             expected=expected,
             limit=table.series.tournament.games_per_series(table.size),
@@ -307,7 +285,6 @@ def game_record_at_table(
         game = game_build(table=table, number=expected, data=data)
         game.provisional = True
         game.client_id = client_id
-        game.version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         try:
             with transaction.atomic():
                 game.save()
@@ -320,8 +297,9 @@ def game_record_at_table(
             _check_resend(
                 table, number=existing.number, stored=_created_mapping(existing), data=data
             )
+            write.unchanged()
             return existing, False
-        seat_totals_refresh(table_ids=[table.pk])
+        write.stamp(game)
         GameChange.objects.create(
             table=table,
             game=game,
@@ -347,13 +325,14 @@ def sheet_copy_record(
     later replaces its data). Returns (row, created).
     """
     client_id = _as_client_id(client_id)
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         copy, _created = SheetCopy.objects.get_or_create(table=table)
         for row in copy.rows:
             if row.get("client_id") == str(client_id):
                 stored = row.get("sent", row["data"])
                 _check_resend(table, number=row["number"], stored=stored, data=data)
+                write.unchanged()
                 return row, False
         if _client_id_elsewhere(client_id, table=table, copy=True):
             raise _conflict()
@@ -362,7 +341,7 @@ def sheet_copy_record(
             raise UserError(_("This tournament has no double entry."), code="closed")
         _check_entry_open(table)
         expected = len(copy.rows) + 1
-        _check_number(
+        check_row_number(
             number=number,
             expected=expected,
             limit=table.series.tournament.games_per_series(table.size),
@@ -373,10 +352,9 @@ def sheet_copy_record(
         game = game_build(table=table, number=expected, data=data)
         row = {"number": expected, "client_id": str(client_id), "data": game_mapping_of(game)}
         copy.rows = [*copy.rows, row]
+        # The second copy decides which rows are disputed, and those count nowhere: the
+        # writing step refreshes the seats' totals for it too.
         copy.save(update_fields=["rows", "updated"])
-        # The second copy decides which rows are disputed, and those count nowhere.
-        seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         GameChange.objects.create(
             table=table,
             game=None,
@@ -402,8 +380,8 @@ def row_undo_at_table(*, table: Table, client_id, second_copy: bool = False) -> 
     entered again).
     """
     client_id = _as_client_id(client_id)
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         _check_entry_open(table)
         not_last = UserError(
             _("Only the last game entered from this phone can be taken back."), code="not_last"
@@ -442,8 +420,6 @@ def row_undo_at_table(*, table: Table, client_id, second_copy: bool = False) -> 
             copy.save(update_fields=["rows", "updated"])
         else:
             game.delete()
-        seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return number
 
 
@@ -453,14 +429,15 @@ def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> in
     With double entry both copies must agree on every row first (`sheet_settle`); then the
     director or the second list keeper (`second_keeper`, through their link) may confirm.
     """
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         check_series_open(table)
         double = table.series.tournament.double_entry
         if second_keeper and not double:
             raise UserError(_("This tournament has no double entry."))
         games = list(table.games.filter(provisional=True).order_by("number"))
         if not games:
+            write.unchanged()
             return 0
         if double:
             unsettled = [row.number for row in sheet_copies_compare(table) if row.unsettled]
@@ -473,11 +450,8 @@ def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> in
                     % {"numbers": ", ".join(str(n) for n in unsettled)},
                     code="copies_differ",
                 )
-        version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
-        Game.objects.filter(pk__in=[g.pk for g in games]).update(
-            provisional=False, version=version
-        )
-        seat_totals_refresh(table_ids=[table.pk])
+        Game.objects.filter(pk__in=[g.pk for g in games]).update(provisional=False)
+        write.stamp(*games)
         reason = (
             _("sheet confirmed by the second list keeper")
             if second_keeper
@@ -548,8 +522,8 @@ def sheet_settle(*, table: Table, choose: str, number: int | None = None, user=N
     """
     if choose not in ("first", "second"):
         raise ValueError(f"choose must be 'first' or 'second', not {choose!r}")
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         check_series_open(table)
         if not table.series.tournament.double_entry:
             raise UserError(_("This tournament has no double entry."))
@@ -572,7 +546,7 @@ def sheet_settle(*, table: Table, choose: str, number: int | None = None, user=N
             ]
         for row in ordered:
             if choose == "second":
-                _settle_second(table, row, user)
+                _settle_second(write, row, user)
             else:
                 _settle_first(table, row, copy_rows, user)
         copy.rows = [copy_rows[n] for n in sorted(copy_rows)]
@@ -584,12 +558,13 @@ def sheet_settle(*, table: Table, choose: str, number: int | None = None, user=N
             table=table,
             details={"games": sorted(row.number for row in rows), "choose": choose},
         )
-        seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return sorted(row.number for row in rows)
 
 
-def _settle_second(table: Table, row, user):
+def _settle_second(write: SheetWrite, row: CopyRow, user):
+    """The second copy's version of a row, in the settlement's writing step (`write`): a
+    correction of the game (`game_correct` joins the step), or the game entered."""
+    table = write.table
     reason = _("settled: the second copy's version")
     if row.second is None:
         raise UserError(
@@ -604,15 +579,17 @@ def _settle_second(table: Table, row, user):
         return
     expected = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
     if row.number != expected:
-        raise UserError(
-            _("Game %(n)s cannot be entered before game %(next)s.")
-            % {"n": row.number, "next": expected}
+        check_row_number(
+            number=row.number,
+            expected=expected,
+            limit=table.series.tournament.games_per_series(table.size),
+            size=table.size,
         )
     _check_entry_open(table)
     game = game_build(table=table, number=row.number, data=row.second)
     game.provisional = True
-    game.version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     game.save()
+    write.stamp(game)
     GameChange.objects.create(
         table=table,
         game=game,

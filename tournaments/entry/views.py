@@ -24,7 +24,6 @@ What every page behind a link shares (`EntryLinkMixin`) is in `entry.mixins`.
 import json
 import uuid
 
-import segno
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect
@@ -49,6 +48,7 @@ from tournaments.entry.services import (
     table_links_issue,
 )
 from tournaments.errors import UserError
+from tournaments.exporters.qr import qr_svg
 from tournaments.mixins import ManageMixin, SeriesMixin
 from tournaments.models import SheetCopy
 from tournaments.shared_views import SheetMixin, entry_url, history, positive_int, preview_reply
@@ -63,10 +63,6 @@ STATUS_BY_CODE = {
     "number_gap": 409,
     "complete": 409,
 }
-
-
-def qr_svg(url: str, *, scale: int = 4) -> str:
-    return segno.make(url, error="m").svg_inline(scale=scale, border=2)
 
 
 # --------------------------------------------------------------------------------------
@@ -424,9 +420,9 @@ class EntryQrView(SheetMixin, View):
         token = self.table.entry_token_2 if keeper else self.table.entry_token
         if not token or (keeper and not self.tournament.double_entry):
             return HttpResponse(status=404)
-        svg = segno.make(entry_url(request, token), error="m")
-        response = HttpResponse(content_type="image/svg+xml")
-        svg.save(response, kind="svg", scale=4, border=2, xmldecl=False)
+        response = HttpResponse(
+            qr_svg(entry_url(request, token), standalone=True), content_type="image/svg+xml"
+        )
         response["Cache-Control"] = "no-store, private"
         return response
 

@@ -1,14 +1,19 @@
-"""QR codes in the PDFs: drawn as vector squares, each also a clickable link.
+"""QR codes: in the PDFs drawn as vector squares, each also a clickable link, and on the
+pages as SVG.
 
 `draw_qr` draws one on a canvas (the score sheets' phone links), `QrFlowable` is one in a
 story (the table list's page of links), and `standings_link` is the public standings'
 address with its caption, at the end of the results list and of the hall's table list:
-whoever scans it follows the standings live on a phone.
+whoever scans it follows the standings live on a phone. `qr_svg` is the one SVG of a code
+(the projector's link to the standings, the tables' links on the series page and as an
+image of their own).
 """
 
 from __future__ import annotations
 
 import html
+import io
+from functools import lru_cache
 
 import segno
 from django.utils.translation import gettext as _
@@ -21,6 +26,30 @@ from tournaments.exporters.pdf_styles import BODY
 
 STANDINGS_QR = 30 * mm
 CAPTION = ParagraphStyle("qr-caption", parent=BODY, fontSize=7.5, leading=9)
+
+
+@lru_cache(maxsize=256)
+def qr_svg(url: str, *, scale: int = 4, title: str = "", standalone: bool = False) -> str:
+    """A QR code of `url` as SVG: dark modules on white with a quiet zone of two, so that a
+    phone reads it on a dark page too (the projector's). Inline in a page by default (no
+    XML namespace, as HTML5 wants); `standalone`: an image file of its own. segno escapes
+    the `title`. Made once per address (choosing the data mask is most of a projector
+    page's render)."""
+    code = segno.make(url, error="m")
+    out = io.BytesIO()
+    code.save(
+        out,
+        kind="svg",
+        xmldecl=False,
+        svgns=standalone,
+        nl=False,
+        scale=scale,
+        border=2,
+        dark="#000",
+        light="#fff",
+        title=title or None,
+    )
+    return out.getvalue().decode()
 
 
 def draw_qr(canvas, url: str, x: float, y: float, size: float):

@@ -40,7 +40,7 @@ _STAMPS = ("created", "updated", "version")
 ROW_FIELDS = tuple(
     field.attname for field in Game._meta.concrete_fields if field.name not in _PER_GAME + _STAMPS
 )
-# A row as the seat totals read it (`sheets.totals.totals_of_rows`): the stored values and
+# A row as the seat totals read it (`sheets.totals.seat_figures`): the stored values and
 # whether the game is provisional.
 GameRow = namedtuple("GameRow", (*ROW_FIELDS, "provisional"))
 _COLUMNS = ("table_id", "tournament_id", "number", *ROW_FIELDS, "provisional", "client_id")
@@ -172,7 +172,7 @@ def _games_copy(tournament_id, tables, stamp, client):
 
 
 # A seat as the import writes it: its table, series, number, player and table size, then
-# its totals (`sheets.totals.totals_of_rows`, whole numbers and a boolean).
+# its totals (`sheets.totals.seat_figures`, whole numbers and a boolean).
 SEAT_COLUMNS = ("table_id", "series_id", "number", "player_id", "table_size", *TOTAL_FIELDS)
 if {Seat._meta.get_field(name).column for name in SEAT_COLUMNS} | {"id"} != {
     field.column for field in Seat._meta.concrete_fields

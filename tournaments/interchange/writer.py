@@ -4,7 +4,7 @@ transaction; then the archive's parts (`interchange.archive`, `archive_write` be
 `import_source` drives the checker (`reader`) over a document; the writer is its sink.
 Nothing touches the database until the first chunk of games has been checked (a small
 document is checked whole first). Each chunk of tables is written with its seats, their
-totals (`sheets.totals.totals_of_rows`), its games (`rows.games_insert`) and penalties,
+totals (`sheets.totals.seat_figures`), its games (`rows.games_insert`) and penalties,
 and then let go, so an import holds no more than a chunk of games. Once the checker has
 a message nothing more is written, the checks go on, and the transaction is rolled back:
 all or nothing, with every message.
@@ -61,9 +61,8 @@ from tournaments.registry.services import (
     tournament_create,
     tournament_purge,
 )
-from tournaments.sheets.selectors import TOTAL_FIELDS
-from tournaments.sheets.totals import seat_totals_refresh, totals_of_rows
-from tournaments.versions import version_bump
+from tournaments.sheets.totals import seat_figures
+from tournaments.sheets.writing import tables_rewritten
 
 # Games checked before a chunk of tables is written (and then let go).
 CHUNK_GAMES = 20_000
@@ -324,7 +323,7 @@ class _Writer:
                         for number, row in enumerate(rows, start=1)
                     ]
             tables.append(table)
-            totals = totals_of_rows(size=table.size, games=rows, penalties=plan.penalties)
+            totals = seat_figures(size=table.size, games=rows, penalties=plan.penalties)
             seats.append((table, series_plan.series.pk, plan.player_ids, totals))
             client_ids = state.client_ids if state is not None else {}
             games.append((table, rows, client_ids))
@@ -334,8 +333,7 @@ class _Writer:
         players = self.players
         seats_insert(
             [
-                (table.pk, series_id, number, players[pid].pk, table.size)
-                + tuple(totals[number][name] for name in TOTAL_FIELDS)
+                (table.pk, series_id, number, players[pid].pk, table.size) + totals[number]
                 for table, series_id, player_ids, totals in seats
                 for number, pid in enumerate(player_ids, start=1)
             ]
@@ -398,8 +396,7 @@ class _Writer:
         # The seats' stored totals (read by the standings) were written with the seats from
         # the rows; a table with a second copy has disputed rows, which count nowhere
         # until settled: those seats again, from the games and the copies.
-        seat_totals_refresh(table_ids=copied)
-        version_bump(tournament_id=tournament.pk)
+        tables_rewritten(tournament_id=tournament.pk, table_ids=copied)
         return tournament
 
 

@@ -16,6 +16,7 @@ director settles it; see `tournaments.entry` for the two copies.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
@@ -168,7 +169,8 @@ class Sheet:
 
 
 def table_sheet(table: Table, *, blank_rows: bool = True) -> Sheet:
-    """A table's sheet: each row with the running totals, and the summary block."""
+    """A table's sheet: each row with the running totals, and the summary block from the
+    seats' stored totals."""
     tournament = table.series.tournament
     seats = list(table.seats.select_related("player").order_by("number"))
     games = {
@@ -181,34 +183,60 @@ def table_sheet(table: Table, *, blank_rows: bool = True) -> Sheet:
             )
         )
     }
-    disputed = disputed_games([table.pk]).get(table.pk, set())
     length = max(tournament.games_per_series(table.size), max(games, default=0))
+    return sheet_of(
+        table,
+        seats=seats,
+        games=games,
+        figures={line.seat: line for line in table_seat_totals(table)},
+        disputed=disputed_games([table.pk]).get(table.pk, set()),
+        last=length if blank_rows else max(games, default=0),
+    )
+
+
+def sheet_of(
+    table: Table,
+    *,
+    seats: list[Seat],
+    games: Mapping[int, Game | None],
+    figures: Mapping[int, object],
+    disputed: Collection[int] = frozenset(),
+    last: int,
+) -> Sheet:
+    """A sheet laid out from its rows: the running game points per seat after each row and
+    the Seeger-Fabian block (rules §2) at its foot. The one layout of the desk's sheet
+    (`table_sheet`) and of the second keeper's copy (`entry.selectors.copy_sheet`).
+
+    `games`: game number → its game (None: a row entered that no longer checks); numbers
+    up to `last` without one are blank rows. `disputed`: ids of games that count nowhere.
+    `figures`: seat number → its totals (anything with `game_points`, `won`, `lost`,
+    `others_lost`, `penalties` and `list_points`: a `SeatLine`, `totals.SeatFigures`).
+    """
+    tournament = table.series.tournament
     running = dict.fromkeys(range(1, table.size + 1), 0)
     rows = []
-    last = max(games, default=0)
-    for number in range(1, (length if blank_rows else last) + 1):
+    for number in range(1, last + 1):
         game = games.get(number)
         counts = game is not None and game.pk not in disputed
         if counts and game.declarer is not None:
             running[game.declarer] += game.score
-            if game.ramsch_tie is not None:
+            if game.ramsch_tie is not None:  # a ramsch tie: the second seat scores the same
                 running[game.ramsch_tie] += game.score
         rows.append(
             SheetRow(
                 number=number,
                 dealer=table.dealer_of(number),
                 game=game,
-                running=dict(running) if game is not None else {},
+                running=dict(running) if number in games else {},
                 disputed=game is not None and not counts,
                 sitting_out=table.sitting_out(number),
             )
         )
-    lines = {line.seat: line for line in table_seat_totals(table)}
     others = tournament.bonus_others_4 if table.size == 4 else tournament.bonus_others_3
     list_scoring = tournament.uses_list_points
     summary = []
     for seat in seats:
-        line = lines.get(seat.number)
+        line = figures.get(seat.number)
         if line is None:
             continue
         summary.append(

@@ -1,10 +1,11 @@
 """Writes to a table's score sheet at the desk: enter, correct and delete games, penalties,
 closing a sheet against the paper totals and reopening it.
 
-Every function runs in one transaction, locks the table's row first (so that two writers
-to one sheet take turns) and keeps the sheet's history (`GameChange`, `PenaltyChange`):
-who changed what, when and why. The values themselves come from `games.game_build`; the
-seats' totals are written again in the same transaction (`sheets.totals`).
+Every function writes through the one writing step (`sheets.writing.sheet_write`: the
+table's row locked first, so that two writers to one sheet take turns; the seats' totals
+and the tournament's version after the writer's changes, in the same transaction) and keeps
+the sheet's history (`GameChange`, `PenaltyChange`): who changed what, when and why. The
+values themselves come from `games.game_build`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
@@ -41,8 +41,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import acting_user
 from tournaments.sheets.selectors import table_seat_totals
-from tournaments.sheets.totals import seat_totals_refresh
-from tournaments.versions import version_bump
+from tournaments.sheets.writing import sheet_write
 
 
 def game_snapshot(game: Game) -> dict:
@@ -63,17 +62,6 @@ def jsonable(data: dict) -> dict:
     return {key: convert(value) for key, value in data.items()}
 
 
-def locked_table(table: Table) -> Table:
-    """The table read again under a row lock: writers to one sheet take turns."""
-    # of=("self",): lock this table's row only, not its series and tournament (on PostgreSQL
-    # that would make every table's phones wait for each other).
-    return (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("series__tournament")
-        .get(pk=table.pk)
-    )
-
-
 def check_series_open(table: Table):
     """A closed series takes no change to its sheets until it is reopened."""
     if table.series.status == Series.Status.CLOSED:
@@ -87,20 +75,11 @@ def _check_sheet_open(table: Table):
         raise UserError(_("This sheet is closed; reopen it to change it."))
 
 
-def _check_row_number(table: Table, *, number: int, expected: int, data: Mapping):
-    """The desk's row form says which game it fills: a row sent twice (a double click, a
-    resent request, the phone's copy of the same game) is a replay, once."""
-    if number < expected:
-        stored = table.games.filter(number=number).first()
-        try:
-            sent = game_mapping_of(game_build(table=table, number=number, data=data))
-        except UserError:
-            sent = None
-        if stored is not None and sent is not None and game_mapping_of(stored) == sent:
-            raise Replay(
-                _("Game %(n)s is already on the sheet: the row was sent twice and counts once.")
-                % {"n": number}
-            )
+def check_row_number(*, number: int | None, expected: int, limit: int, size: int):
+    """A row is entered as the game its form (the desk's, a phone's) says it fills: the
+    next one, on a sheet that is not full yet. The same messages and codes at the desk and
+    on the phones."""
+    if number is not None and number < expected:
         raise UserError(
             _(
                 "Game %(n)s is already on the sheet (entered elsewhere meanwhile). Check the "
@@ -109,11 +88,32 @@ def _check_row_number(table: Table, *, number: int, expected: int, data: Mapping
             % {"n": number, "next": expected},
             code="number_taken",
         )
-    if number > expected:
+    if number is not None and number > expected:
         raise UserError(
             _("Game %(n)s cannot be entered before game %(next)s.")
             % {"n": number, "next": expected},
             code="number_gap",
+        )
+    if expected > limit:
+        raise UserError(
+            _("The sheet is complete: a table of %(size)s plays %(limit)s games.")
+            % {"size": size, "limit": limit},
+            code="complete",
+        )
+
+
+def _check_replay(table: Table, *, number: int, data: Mapping):
+    """The desk's row form says which game it fills: a row sent twice (a double click, a
+    resent request, the phone's copy of the same game) is a replay, once."""
+    stored = table.games.filter(number=number).first()
+    try:
+        sent = game_mapping_of(game_build(table=table, number=number, data=data))
+    except UserError:
+        sent = None
+    if stored is not None and sent is not None and game_mapping_of(stored) == sent:
+        raise Replay(
+            _("Game %(n)s is already on the sheet: the row was sent twice and counts once.")
+            % {"n": number}
         )
 
 
@@ -133,25 +133,24 @@ def game_record(
 ) -> Game:
     """Enter the next row of a table's sheet; `number` is the game the form filled (a repeat
     of a stored row raises `Replay`)."""
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         check_series_open(table)
         if table.closed:
             raise UserError(_("This sheet is closed; reopen it to enter more games."))
         expected = (table.games.aggregate(n=Max("number"))["n"] or 0) + 1
-        if number is not None:
-            _check_row_number(table, number=number, expected=expected, data=data)
+        if number is not None and number < expected:
+            _check_replay(table, number=number, data=data)
+        check_row_number(
+            number=number,
+            expected=expected,
+            limit=table.series.tournament.games_per_series(table.size),
+            size=table.size,
+        )
         number = expected
-        limit = table.series.tournament.games_per_series(table.size)
-        if number > limit:
-            raise UserError(
-                _("The sheet is complete: a table of %(size)s plays %(limit)s games.")
-                % {"size": table.size, "limit": limit}
-            )
         game = game_build(table=table, number=number, data=data)
-        game.version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         game.save()
-        seat_totals_refresh(table_ids=[table.pk])
+        write.stamp(game)
         GameChange.objects.create(
             table=table,
             game=game,
@@ -181,8 +180,8 @@ def games_bulk_record(*, table: Table, rows: Sequence[Mapping]) -> list[Game]:
 
     Each row is checked as `game_record` checks it; one bad row rejects them all.
     """
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         check_series_open(table)
         if table.closed:
             raise UserError(_("This sheet is closed; reopen it to enter more games."))
@@ -197,14 +196,12 @@ def games_bulk_record(*, table: Table, rows: Sequence[Mapping]) -> list[Game]:
             game_build(table=table, number=number, data=row)
             for number, row in enumerate(rows, start=start + 1)
         ]
-        if games:
-            version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
-            for game in games:
-                game.version = version
+        if not games:
+            write.unchanged()
+            return games
         Game.objects.bulk_create(games, batch_size=1000)
-        if games:
-            seat_totals_refresh(table_ids=[table.pk])
-            mark_started(table.series)
+        write.stamp(*games)
+        mark_started(table.series)
     return games
 
 
@@ -212,8 +209,8 @@ def game_correct(
     *, game: Game, data: Mapping, user: AbstractBaseUser | None = None, reason: str = ""
 ) -> Game:
     """Replace the declared fields of an entered game; the change is kept in its history."""
-    with transaction.atomic():
-        table = locked_table(game.table)
+    with sheet_write(game.table) as write:
+        table = write.table
         _check_sheet_open(table)
         current = Game.objects.select_for_update().get(pk=game.pk)
         before = game_snapshot(current)
@@ -225,12 +222,12 @@ def game_correct(
         after = game_snapshot(updated)
         diff = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
         if not diff:
+            write.unchanged()
             return current
-        updated.version = version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         updated.save()
+        write.stamp(updated)
         penalties_follow(game=updated)
         sheet_changed(table)
-        seat_totals_refresh(table_ids=[table.pk])
         GameChange.objects.create(
             table=table,
             game=updated,
@@ -245,8 +242,8 @@ def game_correct(
 
 def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str = ""):
     """Delete the last row of a sheet (a row in the middle is corrected instead)."""
-    with transaction.atomic():
-        table = locked_table(game.table)
+    with sheet_write(game.table) as write:
+        table = write.table
         _check_sheet_open(table)
         last = table.games.aggregate(n=Max("number"))["n"]
         if game.number != last:
@@ -267,8 +264,6 @@ def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str
         for penalty in game.penalties.all():
             _penalty_history(penalty, action=PenaltyChange.Action.DELETED, user=user)
         game.delete()
-        seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
         sheet_changed(table)
 
 
@@ -277,8 +272,8 @@ def penalty_record(
 ) -> Penalty:
     """Fine a seat (rules §3.6); kept in the sheet's penalty history (`key`: the form's once
     key, a repeat raises `Replay`)."""
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         check_once(key)
         _check_sheet_open(table)
         if not 1 <= seat <= table.size:
@@ -308,8 +303,6 @@ def penalty_record(
             key=key,
         )
         sheet_changed(table)
-        seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return penalty
 
 
@@ -318,8 +311,8 @@ def penalty_law_record(
 ) -> list[Penalty]:
     """Charge a seat a 1908 penalty law at the value of game `number` (law 8 also credits
     the declarer: two rows); the points come from the engine (`games.penalty_charges`)."""
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         _check_sheet_open(table)
         if table.series.tournament.rules != RuleSet.NA:
             raise UserError(_("Penalties at a game's value are North American laws (1908)."))
@@ -353,8 +346,6 @@ def penalty_law_record(
             _penalty_history(penalty, action=PenaltyChange.Action.CREATED, user=user)
             penalties.append(penalty)
         sheet_changed(table)
-        seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return penalties
 
 
@@ -374,8 +365,8 @@ def _penalty_history(penalty: Penalty, *, action: str, user, reason: str = ""):
 
 def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
     """Remove a mistyped penalty; its history keeps what it was, who removed it and why."""
-    with transaction.atomic():
-        table = locked_table(penalty.table)
+    with sheet_write(penalty.table) as write:
+        table = write.table
         _check_sheet_open(table)
         penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
         # Law 8's charge and credit are one penalty: both go.
@@ -388,8 +379,6 @@ def penalty_delete(*, penalty: Penalty, user=None, reason: str = ""):
             _penalty_history(row, action=PenaltyChange.Action.DELETED, user=user, reason=reason)
             row.delete()
         sheet_changed(table)
-        seat_totals_refresh(table_ids=[table.pk])
-        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
 
 
 @dataclass(frozen=True)
@@ -417,10 +406,11 @@ def table_close(
     `accept_differences` (the paper list is wrong).
     """
     short_reason = clean_reason(short_reason)
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         check_series_open(table)
         if table.closed:
+            write.unchanged()
             return []
         played = table.games.count()
         limit = table.series.tournament.games_per_series(table.size)
@@ -479,16 +469,15 @@ def table_close(
             },
             reason=table.closed_short,
         )
-        table.save(update_fields=["closed", "paper_totals"])
-        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return differences
 
 
 def table_reopen(*, table: Table, user=None, reason: str = "") -> Table:
-    with transaction.atomic():
-        table = locked_table(table)
+    with sheet_write(table) as write:
+        table = write.table
         check_series_open(table)
         if not table.closed:
+            write.unchanged()
             return table
         table.closed = False
         table.save(update_fields=["closed"])
@@ -499,5 +488,4 @@ def table_reopen(*, table: Table, user=None, reason: str = "") -> Table:
             table=table,
             reason=reason,
         )
-        version_bump(tournament_id=table.series.tournament_id, sheets=[table.pk])
     return table

@@ -3,21 +3,27 @@
 Each `Seat` row carries its result at its table (`SeatLine`'s figures: game points, won,
 lost, others' lost, penalties, list points, games, provisional). Every writer of a sheet —
 a game entered, corrected or deleted, a penalty, a second copy's row or a settlement under
-double entry, a confirmation, a recompute, an import — calls `seat_totals_refresh` for the
-table in its own transaction, so the totals are never behind the games; standings,
+double entry, a confirmation — goes through the writing step (`sheets.writing`), which
+calls `seat_totals_refresh` for the table in the writer's transaction; a recompute and an
+import write them too, so the totals are never behind the games; standings,
 projector, team and season tables then read a few thousand seat rows, never the games
 (as Tabbycat keeps `TeamScore`).
 
-`seat_lines_from_games` is the computation from the games themselves (fixed number of
-aggregate queries); `seat_totals_rebuild` writes it for a whole tournament or database.
+`seat_figures` is the one computation of a seat's figures from its table's games and
+penalties, with no database: `seat_lines_from_games` feeds it the stored games (two
+queries, for any number of tables), the import its rows before they are written, and a
+second copy's summary the copy's rows (`entry.selectors.copy_sheet`), so that every output
+shows the same figures. `seat_totals_rebuild` writes them for a whole tournament or
+database.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import QuerySet
 
 from tournaments.models import Game, Penalty, Seat, Tournament
 from tournaments.sheets.selectors import TOTAL_FIELDS, SeatLine, disputed_games, seat_lines
@@ -30,86 +36,34 @@ SMALL_WRITE = 10
 SEAT_LINE_NAME = {"games_played": "games"}
 
 
-def seat_lines_from_games(seats: QuerySet[Seat]) -> list[SeatLine]:
-    """The results of the given seats computed from their tables' games and penalties."""
-    lines = seat_lines(seats, totals=False)
-    if not lines:
-        return []
-    table_ids = sorted({line.table_id for line in lines})
-    # Double entry: a row the two copies disagree on counts nowhere until it is settled.
-    disputed = disputed_games(table_ids)
-    games = Game.objects.filter(table_id__in=table_ids).exclude(
-        pk__in=[pk for pks in disputed.values() for pk in pks]
-    )
-    # One scan of the games, grouped by table and declarer: the declarer groups are the seats'
-    # own figures, and their sum per table gives what the others at the table lost. A ramsch
-    # tie's second seat (`Game.ramsch_tie`) scores what the declarer seat scores.
-    own: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
-    per_table: dict[int, list[int]] = {}
-    for table_id, declarer, tie, n, won, lost, gp, lp, lo, provisional in (
-        games.values("table_id", "declarer", "ramsch_tie")
-        .annotate(
-            n=Count("id"),
-            won=Count("id", filter=Q(is_won=True)),
-            lost=Count("id", filter=Q(is_lost=True)),
-            gp=Sum("score"),
-            lp=Sum("list_declarer"),
-            lo=Sum("list_others"),
-            provisional=Count("id", filter=Q(provisional=True)),
-        )
-        .order_by()
-        .values_list(
-            "table_id",
-            "declarer",
-            "ramsch_tie",
-            "n",
-            "won",
-            "lost",
-            "gp",
-            "lp",
-            "lo",
-            "provisional",
-        )
-    ):
-        lo = lo or 0
-        for seat in (declarer, tie):
-            if seat is not None:
-                sums = own.get((table_id, seat), (0, 0, 0, 0, 0))
-                figures = (gp or 0, won, lost, lp or 0, lo)
-                own[table_id, seat] = tuple(a + b for a, b in zip(sums, figures, strict=True))
-        table = per_table.setdefault(table_id, [0, 0, 0, 0])
-        table[0] += lost
-        table[1] += lo
-        table[2] += n
-        table[3] += provisional
-    fines = {
-        (r["table_id"], r["seat"]): r["p"]
-        for r in Penalty.objects.filter(table_id__in=table_ids)
-        .values("table_id", "seat")
-        .annotate(p=Sum("points"))
-        .order_by()
-    }
-    empty = (0, 0, 0, 0, 0)
-    no_games = (0, 0, 0, 0)
-    for line in lines:
-        gp, won, lost, lp, lo = own.get((line.table_id, line.seat), empty)
-        table_lost, table_lo, n, provisional = per_table.get(line.table_id, no_games)
-        fine = fines.get((line.table_id, line.seat), 0)
-        line.won = won
-        line.lost = lost
-        line.others_lost = table_lost - lost
-        line.penalties = fine
-        line.game_points = gp + fine
-        line.list_points = lp + table_lo - lo + fine
-        line.games = n
-        line.provisional = bool(provisional) or line.table_id in disputed
-    return lines
+class SeatFigures(NamedTuple):
+    """A seat's result at its table, in the order of the seat's stored totals
+    (`TOTAL_FIELDS`)."""
+
+    game_points: int  # the seat's own game scores and its penalties
+    won: int
+    lost: int
+    others_lost: int  # games lost by the other seats at the table (rules §2)
+    list_points: int  # Seeger-Fabian (or the plain game points: see `Game.list_declarer`)
+    penalties: int
+    games_played: int  # the games of the table that count
+    provisional: bool  # some of them are not confirmed yet
 
 
-def totals_of_rows(*, size: int, games, penalties) -> dict[int, dict]:
-    """Seat number → its totals (`TOTAL_FIELDS`) from one table's games and penalties in
-    memory, as `seat_lines_from_games` computes them from the database (no second copy: a
-    table written whole, as an import writes it, has no disputed rows)."""
+def seat_figures(*, size: int, games: Iterable, penalties: Iterable) -> dict[int, SeatFigures]:
+    """Seat number (1..`size`) → its figures, from the table's games that count and its
+    penalties: the one computation of a seat's totals (the writers' refresh, the import, a
+    second copy's summary). No database: anything with the fields does.
+
+    `games`: each with `declarer`, `ramsch_tie`, `score`, `is_won`, `is_lost`,
+    `list_declarer`, `list_others` and `provisional` as `Game` stores them (the engine's
+    values); `penalties`: each with `seat` and `points`.
+
+    A seat's own games are those it declared, and a ramsch tie's second seat
+    (`Game.ramsch_tie`) scores what the declarer seat scores. Its list points are its own
+    games' `list_declarer` and the others' games' `list_others` (rules §2); its penalties
+    count in its game points and its list points.
+    """
     own = {seat: [0, 0, 0, 0, 0] for seat in range(1, size + 1)}
     table_lost = table_lo = played = provisional = 0
     for game in games:
@@ -117,7 +71,7 @@ def totals_of_rows(*, size: int, games, penalties) -> dict[int, dict]:
         provisional += game.provisional
         table_lost += game.is_lost
         table_lo += game.list_others
-        for seat in (game.declarer, game.ramsch_tie):  # a ramsch tie scores both seats
+        for seat in (game.declarer, game.ramsch_tie):
             if seat is not None:
                 figures = own[seat]
                 figures[0] += game.score
@@ -128,20 +82,67 @@ def totals_of_rows(*, size: int, games, penalties) -> dict[int, dict]:
     fines = dict.fromkeys(own, 0)
     for penalty in penalties:
         fines[penalty.seat] += penalty.points
-    totals = {}
-    for seat, (gp, won, lost, lp, lo) in own.items():
-        fine = fines[seat]
-        totals[seat] = {
-            "game_points": gp + fine,
-            "won": won,
-            "lost": lost,
-            "others_lost": table_lost - lost,
-            "list_points": lp + table_lo - lo + fine,
-            "penalties": fine,
-            "games_played": played,
-            "provisional": bool(provisional),
-        }
-    return totals
+    return {
+        seat: SeatFigures(
+            game_points=score + fines[seat],
+            won=won,
+            lost=lost,
+            others_lost=table_lost - lost,
+            list_points=list_declarer + table_lo - list_others + fines[seat],
+            penalties=fines[seat],
+            games_played=played,
+            provisional=bool(provisional),
+        )
+        for seat, (score, won, lost, list_declarer, list_others) in own.items()
+    }
+
+
+# What `seat_figures` reads of a stored game and a penalty.
+GAME_FIGURES = (
+    "declarer",
+    "ramsch_tie",
+    "score",
+    "is_won",
+    "is_lost",
+    "list_declarer",
+    "list_others",
+    "provisional",
+)
+PENALTY_FIGURES = ("seat", "points")
+
+
+def seat_lines_from_games(seats: QuerySet[Seat]) -> list[SeatLine]:
+    """The results of the given seats computed from their tables' games and penalties
+    (`seat_figures`; two queries, for any number of tables)."""
+    lines = seat_lines(seats, totals=False)
+    if not lines:
+        return []
+    table_ids = sorted({line.table_id for line in lines})
+    # Double entry: a row the two copies disagree on counts nowhere until it is settled.
+    disputed = disputed_games(table_ids)
+    games = Game.objects.filter(table_id__in=table_ids).exclude(
+        pk__in=[pk for pks in disputed.values() for pk in pks]
+    )
+    per_table: dict[int, tuple[list, list]] = {table_id: ([], []) for table_id in table_ids}
+    for row in games.order_by().values_list("table_id", *GAME_FIGURES, named=True):
+        per_table[row.table_id][0].append(row)
+    for row in (
+        Penalty.objects.filter(table_id__in=table_ids)
+        .order_by()
+        .values_list("table_id", *PENALTY_FIGURES, named=True)
+    ):
+        per_table[row.table_id][1].append(row)
+    sizes = {line.table_id: line.table_size for line in lines}
+    figures = {
+        table_id: seat_figures(size=sizes[table_id], games=rows, penalties=fines)
+        for table_id, (rows, fines) in per_table.items()
+    }
+    for line in lines:
+        seat = figures[line.table_id][line.seat]
+        for name in TOTAL_FIELDS:
+            setattr(line, SEAT_LINE_NAME.get(name, name), getattr(seat, name))
+        line.provisional = seat.provisional or line.table_id in disputed
+    return lines
 
 
 def _write(lines: list[SeatLine]) -> int:

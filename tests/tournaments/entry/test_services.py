@@ -136,7 +136,7 @@ def test_two_records_of_one_row_at_the_same_moment_enter_it_once(table, monkeypa
 
     monkeypatch.setattr(Game.objects, "filter", racing_filter)
     # It saw the sheet before game 1 went in.
-    monkeypatch.setattr(entry_services, "_check_number", lambda **kwargs: None)
+    monkeypatch.setattr(entry_services, "check_row_number", lambda **kwargs: None)
     again, created = game_record_at_table(table=table, data=row, client_id=client_id)
     assert calls["n"] == 2
     assert not created and again.pk == game.pk
@@ -173,3 +173,57 @@ def test_settling_rows_only_one_copy_has(phone, secretary, double):
     assert len(SheetCopy.objects.get(table=double).rows) == 3
     assert GameChange.objects.filter(action=GameChange.Action.DELETED, game_number=4).exists()
     assert sheet_confirm(table=double) == 3
+
+
+# --------------------------------------------------------------------------------------
+# The row number: the desk and the phones say the same (`sheets.services.check_row_number`)
+# --------------------------------------------------------------------------------------
+
+
+# A won grand with 2 (seat 2 declares; seat 1 deals game 1 of a 3-table).
+ROW = {"declarer": 2, "game": "grand", "matadors": 2, "card_points": 78, "bid": 20}
+
+
+def _refusal(write) -> tuple[str, str]:
+    with pytest.raises(UserError) as refused:
+        write()
+    return refused.value.code, str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("number", "code"),
+    [
+        (3, "number_gap"),  # game 2 is next
+        (1, "number_taken"),  # game 1 entered meanwhile (with other content)
+    ],
+)
+def test_the_desk_and_the_phone_refuse_a_row_number_alike(table, number, code):
+    from tournaments.sheets.services import game_record
+
+    game_record(table=table, data=ROW)
+    row = {**ROW, "declarer": 3}
+    desk = _refusal(lambda: game_record(table=table, data=row, number=number))
+    phone = _refusal(
+        lambda: game_record_at_table(table=table, data=row, client_id=uuid.uuid4(), number=number)
+    )
+    assert desk == phone
+    assert desk[0] == code
+
+
+def test_the_desk_and_the_phone_refuse_a_row_on_a_full_sheet_alike(table):
+    from tournaments.sheets.services import game_record
+
+    tournament_update(tournament=table.series.tournament, games_per_series_3=1)
+    game_record(table=table, data=ROW)
+    desk = _refusal(lambda: game_record(table=table, data=ROW, number=2))
+    phone = _refusal(
+        lambda: game_record_at_table(table=table, data=ROW, client_id=uuid.uuid4(), number=2)
+    )
+    assert (
+        desk
+        == phone
+        == (
+            "complete",
+            "The sheet is complete: a table of 3 plays 1 games.",
+        )
+    )

@@ -3,11 +3,14 @@
 Random sequences of every kind of sheet write (desk entry, corrections, deletions,
 penalties, phone rows, a second keeper's copy, settlements, confirmations, a change of the
 scoring settings) on a 4-table and a 3-table under double entry; after each write the
-stored totals are compared with `seat_lines_from_games`.
+stored totals are compared with `seat_lines_from_games`. The one computation of a seat's
+figures (`seat_figures`) is checked against the rules restated seat by seat, and the
+second keeper's sheet against the desk's.
 """
 
 import contextlib
 import uuid
+from types import SimpleNamespace
 
 import pytest
 from django.db import transaction
@@ -15,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tournaments.entry.selectors import copy_sheet
 from tournaments.entry.services import (
     game_record_at_table,
     sheet_confirm,
@@ -25,7 +29,7 @@ from tournaments.errors import UserError
 from tournaments.games import scores_recompute
 from tournaments.models import Game, Penalty, Seat, Tournament
 from tournaments.registry.services import tournament_update
-from tournaments.sheets.selectors import seat_lines
+from tournaments.sheets.selectors import TOTAL_FIELDS, seat_lines, table_sheet
 from tournaments.sheets.services import (
     game_correct,
     game_delete,
@@ -33,7 +37,12 @@ from tournaments.sheets.services import (
     penalty_delete,
     penalty_record,
 )
-from tournaments.sheets.totals import seat_lines_from_games, seat_totals_rebuild
+from tournaments.sheets.totals import (
+    SeatFigures,
+    seat_figures,
+    seat_lines_from_games,
+    seat_totals_rebuild,
+)
 
 GAMES = [
     {"game": "grand", "matadors": 2, "card_points": 78},
@@ -174,3 +183,80 @@ def test_scores_recompute_alone_leaves_totals_to_the_caller(worked_table):
     _assert_totals_agree(tournament)
     assert scores_recompute(tournament=tournament) == 48
     _assert_totals_agree(tournament)
+
+
+# -- one computation of a seat's figures (`totals.seat_figures`) -------------------------
+
+game_figures = st.builds(
+    lambda declarer, tie, won, score, list_declarer, list_others, provisional: SimpleNamespace(
+        declarer=declarer,
+        ramsch_tie=tie if declarer is not None and tie != declarer else None,
+        score=score,
+        is_won=won is True,
+        is_lost=won is False,
+        list_declarer=list_declarer,
+        list_others=list_others,
+        provisional=provisional,
+    ),
+    st.none() | st.integers(1, 4),
+    st.none() | st.integers(1, 4),
+    st.none() | st.booleans(),  # None: a passed-in deal, neither won nor lost
+    st.integers(-600, 600),
+    st.integers(-700, 700),
+    st.sampled_from([0, 30, 40]),
+    st.booleans(),
+)
+fines = st.lists(
+    st.builds(SimpleNamespace, seat=st.integers(1, 4), points=st.integers(-50, 50)), max_size=4
+)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(games=st.lists(game_figures, max_size=48), penalties=fines)
+def test_seat_figures_are_each_seats_own_sums_and_the_others_losses(games, penalties):
+    """The seat's figures restated seat by seat (rules §2): its own games (declared, or
+    tied in a ramsch) give their declarer figures, the others' games their `list_others`."""
+    figures = seat_figures(size=4, games=games, penalties=penalties)
+    for seat in range(1, 5):
+        own = [g for g in games if seat in (g.declarer, g.ramsch_tie)]
+        others = [g for g in games if seat not in (g.declarer, g.ramsch_tie)]
+        fine = sum(p.points for p in penalties if p.seat == seat)
+        assert figures[seat] == SeatFigures(
+            game_points=sum(g.score for g in own) + fine,
+            won=sum(g.is_won for g in own),
+            lost=sum(g.is_lost for g in own),
+            others_lost=sum(g.is_lost for g in others),
+            list_points=sum(g.list_declarer for g in own)
+            + sum(g.list_others for g in others)
+            + fine,
+            penalties=fine,
+            games_played=len(games),
+            provisional=any(g.provisional for g in games),
+        )
+
+
+def test_seat_figures_come_in_the_order_of_the_stored_totals():
+    assert SeatFigures._fields == TOTAL_FIELDS
+
+
+def test_the_second_copys_summary_is_the_desks_for_the_same_rows(double):
+    """Both copies keyed alike: the second keeper's sheet shows the desk's running totals
+    and Seeger-Fabian block (one layout, `sheets.selectors.sheet_of`)."""
+    rows = [
+        {"declarer": 2, "game": "grand", "matadors": 2, "card_points": 78},
+        {"declarer": 3, "game": "hearts", "matadors": 1, "won": False},
+        {"game": "passed"},
+        {"declarer": 1, "game": "null", "won": True},
+    ]
+    for data in rows:
+        game_record(table=double, data=data)
+        sheet_copy_record(table=double, data=data, client_id=uuid.uuid4())
+    penalty_record(table=double, seat=3, points=-10)
+    desk, copy = table_sheet(double, blank_rows=False), copy_sheet(double)
+    assert copy.summary == desk.summary
+    assert [r.running for r in copy.rows] == [r.running for r in desk.rows]
+    assert [r.sitting_out for r in copy.rows] == [r.sitting_out for r in desk.rows]
+    lines = {line.seat: line for line in seat_lines(Seat.objects.filter(table=double))}
+    assert {s.seat: s.list_points for s in copy.summary} == {
+        seat: line.list_points for seat, line in lines.items()
+    }
