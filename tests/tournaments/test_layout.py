@@ -55,6 +55,7 @@ ROOT = {
     "versions": SHARED,
     "demo_names": SHARED,
     "validators": SHARED,
+    "qr": SHARED,  # QR codes of addresses (segno)
     "games": GAMES,  # the one bridge to the rules engine
     "shared_views": PAGES,  # what several subjects' views share
     "admin": TOP,

@@ -48,10 +48,16 @@ from tournaments.entry.services import (
     table_links_issue,
 )
 from tournaments.errors import UserError
-from tournaments.exporters.qr import qr_svg
 from tournaments.mixins import ManageMixin, SeriesMixin
 from tournaments.models import SheetCopy
-from tournaments.shared_views import SheetMixin, entry_url, history, positive_int, preview_reply
+from tournaments.qr import qr_svg
+from tournaments.shared_views import (
+    SheetMixin,
+    entry_url,
+    history,
+    positive_int,
+    preview_reply,
+)
 from tournaments.sheets.selectors import table_sheet
 
 # HTTP status of a refused row, by the UserError's code (anything else: 400).

@@ -4,18 +4,14 @@ pages as SVG.
 `draw_qr` draws one on a canvas (the score sheets' phone links), `QrFlowable` is one in a
 story (the table list's page of links), and `standings_link` is the public standings'
 address with its caption, at the end of the results list and of the hall's table list:
-whoever scans it follows the standings live on a phone. `qr_svg` is the one SVG of a code
-(the projector's link to the standings, the tables' links on the series page and as an
-image of their own).
+whoever scans it follows the standings live on a phone. Codes are made by
+`tournaments.qr` (the pages' SVG too).
 """
 
 from __future__ import annotations
 
 import html
-import io
-from functools import lru_cache
 
-import segno
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -23,47 +19,21 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, LongTable, Paragraph, TableStyle
 
 from tournaments.exporters.pdf_styles import BODY
+from tournaments.qr import qr_modules
 
 STANDINGS_QR = 30 * mm
 CAPTION = ParagraphStyle("qr-caption", parent=BODY, fontSize=7.5, leading=9)
 
 
-@lru_cache(maxsize=256)
-def qr_svg(url: str, *, scale: int = 4, title: str = "", standalone: bool = False) -> str:
-    """A QR code of `url` as SVG: dark modules on white with a quiet zone of two, so that a
-    phone reads it on a dark page too (the projector's). Inline in a page by default (no
-    XML namespace, as HTML5 wants); `standalone`: an image file of its own. segno escapes
-    the `title`. Made once per address (choosing the data mask is most of a projector
-    page's render)."""
-    code = segno.make(url, error="m")
-    out = io.BytesIO()
-    code.save(
-        out,
-        kind="svg",
-        xmldecl=False,
-        svgns=standalone,
-        nl=False,
-        scale=scale,
-        border=2,
-        dark="#000",
-        light="#fff",
-        title=title or None,
-    )
-    return out.getvalue().decode()
-
-
 def draw_qr(canvas, url: str, x: float, y: float, size: float):
     """A QR code of `url`, `size` wide with its bottom-left corner at (x, y), clickable.
 
-    The data mask is fixed (pattern 0, which any reader decodes: ISO/IEC 18004 §7.8)
-    rather than chosen by scoring all eight: the scoring took most of the time of the 500
-    blank sheets of a large series. The dark runs of each row are drawn in module units
+    The dark runs of each row (`tournaments.qr.qr_modules`) are drawn in module units
     under one transform, so the path holds small integers."""
-    code = segno.make(url, error="m", mask=0)
-    modules = code.symbol_size(scale=1, border=0)[0]
+    modules, rows = qr_modules(url)
     cell = size / modules
     path = canvas.beginPath()
-    for row, line in enumerate(code.matrix_iter(scale=1, border=0)):
+    for row, line in enumerate(rows):
         start = None
         for column, dark in enumerate([*line, 0]):
             if dark and start is None:

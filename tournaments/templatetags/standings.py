@@ -5,8 +5,8 @@ standings)."""
 from django import template
 from django.utils.safestring import mark_safe
 
-from tournaments.exporters.qr import qr_svg
 from tournaments.formats import format_match_points, format_points
+from tournaments.qr import qr_svg
 
 register = template.Library()
 
@@ -25,5 +25,5 @@ def match_points(won, lost) -> str:
 def qr_code(url: str, title: str = "", scale: int = 5):
     """An inline SVG QR code of `url`: dark modules on white, with a quiet zone, so that a
     phone reads it on the projector's dark page too."""
-    # segno's SVG (`exporters.qr.qr_svg`); it escapes the title.
+    # segno's SVG (`tournaments.qr.qr_svg`); it escapes the title.
     return mark_safe(qr_svg(str(url), scale=scale, title=str(title)))

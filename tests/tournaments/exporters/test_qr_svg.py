@@ -1,4 +1,4 @@
-"""The QR code as SVG comes from one function (`exporters.qr.qr_svg`): the projector's
+"""The QR code as SVG comes from one function (`tournaments.qr.qr_svg`): the projector's
 link to the standings, the tables' links on the director's pages and their image."""
 
 import ast
@@ -8,7 +8,7 @@ from django.template import Context, Template
 
 import tournaments
 from tests.tournaments.entry.helpers import manage
-from tournaments.exporters.qr import qr_svg
+from tournaments.qr import qr_svg
 
 APP = Path(tournaments.__file__).parent
 URL = "https://skat.example/t/spring/standings/"
@@ -33,7 +33,7 @@ def test_a_tables_qr_image_is_the_one_svg_as_a_file(client_for, secretary, table
 def test_no_module_but_the_qr_module_makes_a_qr_code():
     makers = []
     for path in sorted(APP.rglob("*.py")):
-        if path == APP / "exporters" / "qr.py":
+        if path == APP / "qr.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = []
