@@ -11,7 +11,7 @@ secretary's club. `seated_series(n)` registers n players and draws series 1.
 import pytest
 from django.conf import settings
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import translation
 
 from tests.factories import (
@@ -22,6 +22,16 @@ from tests.factories import (
     UserFactory,
 )
 from tournaments.draw.services import series_draw
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing():
+    """Users are created with a one-round hash: the site's PBKDF2 (a million rounds) took
+    0.4–0.5 s a user, which was 65 of the 81 s of tests/tournaments/test_permissions.py.
+    Django's documentation recommends this for tests ("Speeding up the tests"); signing in
+    works the same. Processes the tests start (manage.py) keep the site's hashers."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
