@@ -498,7 +498,7 @@ def floor(args, floors: dict) -> list[dict]:
     from django.test.utils import CaptureQueriesContext
 
     from bench.standings import FLOOR_SQL
-    from tournaments.standings.caching import standings_forget
+    from tournaments.caching.standings import standings_forget
     from tournaments.standings.selectors import tournament_standings
 
     if args.interpreter == "server":
@@ -560,8 +560,8 @@ def explain(t) -> str:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from tournaments.caching.advance import standings_advance
     from tournaments.models import Game
-    from tournaments.standings.advance import standings_advance
     from tournaments.standings.selectors import standings_computed, tournament_standings
 
     t.refresh_from_db()

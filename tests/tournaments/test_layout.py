@@ -4,8 +4,8 @@ Read from the source (imports inside functions included), so a shortcut that a n
 would trip over fails here first:
 - no import cycle between modules of `tournaments/`;
 - every import goes to the same floor or one below: shared → games → sheets → entry →
-  standings → draw / registry / money → pages (forms, tables, views, urls, exporters) →
-  interchange, demo and the commands on top (`FLOORS`);
+  standings → draw / registry / money → caching → pages (forms, tables, views, urls,
+  exporters) → interchange, demo and the commands on top (`FLOORS`);
 - no module outside `migrations/` is over 800 lines.
 """
 
@@ -34,7 +34,6 @@ FLOORS = [
             "tournaments.formats",
             "tournaments.paths",
             "tournaments.mixins",
-            "tournaments.prepared",
             "tournaments.versions",
             "tournaments.demo_names",
             "tournaments.draw.engine",  # pure Python: the draw itself
@@ -64,6 +63,7 @@ FLOORS = [
         (
             "tournaments.standings.reads",
             "tournaments.standings.selectors",
+            "tournaments.standings.cards",  # a table's card from its selector's figures
             "tournaments.leagues.selectors",
         ),
     ),
@@ -79,6 +79,9 @@ FLOORS = [
             "tournaments.leagues.services",
         ),
     ),
+    # States, ETags, the shared answers and the standings per version: read by the pages
+    # and the API, reading the standings' selectors.
+    ("caching", ("tournaments.caching",)),
     (
         "pages",
         (

@@ -21,12 +21,12 @@ from tournaments.entry.services import game_record_at_table
 from tournaments.formats import format_match_points
 from tournaments.models import Player, Registration, Season, Table, Tournament
 from tournaments.sheets.services import game_record, penalty_record
-from tournaments.standings.advance import series_standings_from
 from tournaments.standings.selectors import (
     match_day_points,
     player_statistics,
     season_standings,
     series_standings,
+    series_standings_from,
     team_standings,
     tournament_standings,
 )
