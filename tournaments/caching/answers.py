@@ -158,6 +158,9 @@ def _finish(request, state: State, response, *, etag, modified, page):
         return response
     if modified is not None:
         response["Last-Modified"] = http_date(modified)
+    if state.version is not None:
+        # The version the answer shows (a page has it in its body, `data-version`).
+        response["X-Version"] = str(state.version)
     # Always ask again: a 304 costs the state's queries.
     private = state.private and authenticated
     response["Cache-Control"] = "private, no-cache" if private else "public, no-cache"

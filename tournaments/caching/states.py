@@ -33,6 +33,7 @@ class State:
     key: str  # changes whenever the answer may
     changed: datetime.datetime | None = None  # when it last moved (Last-Modified)
     private: bool = False  # the answer depends on who asks
+    version: int | None = None  # a tournament's version (the X-Version header of JSON)
 
 
 def visible_tournaments(user):
@@ -60,6 +61,7 @@ def tournament_state(tournament: Tournament) -> State:
         f".{_row_digest(tournament)}",
         tournament.changed,
         not tournament.published,
+        tournament.version,
     )
 
 

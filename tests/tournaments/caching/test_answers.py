@@ -90,6 +90,7 @@ def test_a_write_changes_the_etag_and_the_body_never_a_stale_answer(page_cache, 
         assert again["ETag"] != first["ETag"], url
         assert again["X-Page-Cache"] == "miss", url
         assert again.content == fresh(url), url
+        assert again["X-Version"] == str(Tournament.objects.get(pk=played.pk).version), url
         if "category" not in url:  # the lady did not play the new game's part
             assert again.content != first.content, url
 
