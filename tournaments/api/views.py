@@ -75,7 +75,8 @@ def _season_state(request, slug, **kwargs):
 
 
 def _player_state(request, player_id, **kwargs):
-    return player_state(player_id)
+    # The address's text, before django-ninja checks it (a view that answers 422).
+    return player_state(int(player_id)) if str(player_id).isdigit() else None
 
 
 # --------------------------------------------------------------------------------------

@@ -27,14 +27,14 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, quote_etag
 from django.utils.text import compress_string
 from django.utils.translation import get_language
 
-from tournaments.caching.states import State, tournament_state
+from tournaments.caching.states import State, tournament_state_of
 
 CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
 CSRF_PLACEHOLDER = b'name="csrfmiddlewaretoken" value="\x00csrf\x00"'
@@ -218,7 +218,12 @@ class VersionedPageMixin:
 
 
 class TournamentPageMixin(VersionedPageMixin):
-    """A page of one tournament (`TournamentMixin`): its state is the tournament's."""
+    """A page of one tournament (`TournamentMixin`): its state is the tournament's, read
+    by itself (`tournament_state_of`); the tournament with its club, season and league is
+    read only for a page rendered afresh."""
 
     def page_state(self) -> State:
-        return tournament_state(self.tournament)
+        state = tournament_state_of(self.request.user, self.kwargs["tournament"])
+        if state is None:
+            raise Http404
+        return state

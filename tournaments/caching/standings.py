@@ -1,7 +1,7 @@
 """The standings of each version of a tournament, computed once per process.
 
 Kept per process, not in the shared cache, for the latest STANDINGS_KEPT versions: the key
-holds the state read for the request (`states.tournament_state`), so no process answers
+holds the version read for the request, so no process answers
 from older results than the request's; 2,000 rows are cheaper to compute again than to
 pickle through a cache (the answers' bytes are what the cache shares, `answers`). A version
 after writes to score sheets alone (the tournament's `layout` unchanged) is advanced from
@@ -21,7 +21,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from tournaments.caching.advance import standings_advance, standings_progress
-from tournaments.caching.states import tournament_state
 from tournaments.standings.cards import card_maker, table_cards_html
 from tournaments.standings.selectors import (
     ComputedStandings,
@@ -39,6 +38,12 @@ _standings: OrderedDict[tuple, list] = OrderedDict()
 _latest: OrderedDict[tuple, tuple[str, ComputedStandings]] = OrderedDict()
 _standings_lock = threading.Lock()
 _compute_lock = threading.Lock()
+
+
+def _version_key(tournament) -> str:
+    """The tournament's id, version and when the version last moved (a tournament deleted
+    and another created in its place may get the same id and count again from 0)."""
+    return f"t{tournament.pk}.{tournament.version}.{tournament.changed.isoformat()}"
 
 
 def standings_forget():
@@ -65,7 +70,7 @@ def standings_of(tournament, *, category: str | None = None):
     """
     if not settings.PAGE_CACHE:
         return tournament_standings(tournament, category=category)
-    key = (tournament_state(tournament).key, category or "")
+    key = (_version_key(tournament), category or "")
     rows = _kept(key)
     if rows is None:
         # One thread of this process computes; the others asking meanwhile wait for it.
@@ -105,7 +110,7 @@ def series_standings_of(tournament, number: int, *, category: str | None = None)
     standings = standings_of(tournament, category=category)
     if not settings.PAGE_CACHE:
         return series_standings_from(standings, number)
-    key = (tournament_state(tournament).key, category or "", number)
+    key = (_version_key(tournament), category or "", number)
     rows = _kept(key)
     if rows is None:
         with _compute_lock:
@@ -124,7 +129,7 @@ def progress_of(tournament):
     pages and the series page show it)."""
     if not settings.PAGE_CACHE:
         return series_progress(tournament)
-    key = (tournament_state(tournament).key, "progress")
+    key = (_version_key(tournament), "progress")
     progress = _kept(key)
     if progress is None:
         # From the standings of the same version when this process holds them (the

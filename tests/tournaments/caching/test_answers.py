@@ -9,7 +9,7 @@ from django.conf import settings
 from django.test import Client
 
 from tests.tournaments.helpers import GRAND
-from tournaments.caching.states import season_state, tournament_state
+from tournaments.caching.states import season_state, tournament_state_of
 from tournaments.leagues.models import MatchDayConfirmation
 from tournaments.models import Season, Tournament
 from tournaments.registry.services import season_create, tournament_update
@@ -138,8 +138,19 @@ def test_a_season_state_moves_with_its_settings_and_a_confirmed_match_day(club, 
     assert season_state("leer") is None
 
 
-def test_a_tournament_state_moves_with_an_edit_of_its_row(played):
-    before = tournament_state(played)
+def test_a_tournament_state_moves_with_an_edit_of_its_row(played, anonymous_user):
+    before = tournament_state_of(anonymous_user, played.slug)
+    assert before.changed == played.changed and before.version == played.version
     Tournament.objects.filter(pk=played.pk).update(name="Renamed without a version")
-    after = tournament_state(Tournament.objects.get(pk=played.pk))
+    after = tournament_state_of(anonymous_user, played.slug)
     assert after.key != before.key and after.changed == before.changed
+    Tournament.objects.filter(pk=played.pk).update(published=False)
+    assert tournament_state_of(anonymous_user, played.slug) is None
+    assert tournament_state_of(anonymous_user, "no-such-tournament") is None
+
+
+@pytest.fixture
+def anonymous_user():
+    from django.contrib.auth.models import AnonymousUser
+
+    return AnonymousUser()
