@@ -37,7 +37,9 @@ class TournamentMixin:
         (`tournament_standings`) read the same list instead of one query each.
 
         Each series knows its tournament, and `tournament.series.all()` gives the list
-        without a query."""
+        without a query. Read only for a page rendered afresh (a 304 or a shared copy reads
+        the tournament's state alone, `caching.states`): 1.4 ms of CPU at 2,000 players,
+        0.9 ms more than the compiled query with a hand-filled prefetch cache it replaced."""
         tournament = self.tournament
         # In their order (the default ordering would join the tournament).
         prefetch_related_objects(
