@@ -7,11 +7,13 @@ loopback, in a database that also holds other tournaments (≥ 300k games in the
 1. **Open loop**: for a 60-player and a 2,000-player running tournament in turn, requests
    are offered at a fixed rate (default 100/s) for a fixed time (60 s), each on its own
    connection with a client timeout, whatever the server answers: standings (first and
-   later pages), the projector, the open series and player pages. Meanwhile a secretary
-   signed in on the site enters one game per second through the sheet form. Reported:
-   p50/p95/p99 latency (from the moment a request was due, so a slow server cannot hide
-   its queue), errors (status ≠ 200 or timeouts) and stale reads: a page showing an older
-   version than one the secretary saw committed before the request began.
+   later pages), the projector, the open series and player pages, `/t/<slug>/standings.json`
+   and the API's standings (with and without gzip). Meanwhile a secretary signed in on the
+   site enters one game per second through the sheet form. Reported: p50/p95/p99 latency
+   (from the moment a request was due, so a slow server cannot hide its queue), also per
+   kind of request, errors (status ≠ 200 or timeouts) and stale reads: an answer showing
+   an older version (a page's `data-version`, a JSON answer's X-Version) than one the
+   secretary saw committed before the request began.
 2. **Closed loop**: N clients ask for the 2,000-player standings one after another; the
    completed requests per second are the capacity.
 3. **Floor**: in this process, interleaved, per tournament size (250, 2,000, 4,000
@@ -37,6 +39,7 @@ open loop's every request and write are kept in bench/out/open-loop-<id>.json.
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
 import http.cookiejar
 import json
@@ -251,11 +254,26 @@ def stop_server(server: subprocess.Popen):
 
 
 def get(port: int, path: str, *, timeout: float) -> tuple[int, bytes]:
+    status, body, _version = get_versioned(port, path, timeout=timeout)
+    return status, body
+
+
+def get_versioned(
+    port: int, path: str, *, timeout: float, gzip_ok: bool = False
+) -> tuple[int, bytes, int | None]:
+    """The status, the body (unpacked) and the version it shows: a page's `data-version`,
+    a JSON answer's X-Version header."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn.request("GET", path)
+        conn.request("GET", path, headers={"Accept-Encoding": "gzip"} if gzip_ok else {})
         response = conn.getresponse()
-        return response.status, response.read()
+        body = response.read()
+        if response.getheader("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        header = response.getheader("X-Version")
+        match = VERSION.search(body)
+        version = int(match.group(1)) if match else int(header) if header else None
+        return response.status, body, version
     finally:
         conn.close()
 
@@ -389,6 +407,10 @@ def page_paths(t) -> list[tuple[str, str]]:
     if open_series is not None:
         mix += [("series", f"/t/{slug}/series/{open_series.number}/")] * 2
     mix += [("player", f"/players/{pk}/") for pk in random.Random(3).sample(players, 4)]
+    # The JSON answers a scoreboard or another site polls, with and without gzip.
+    mix += [("json", f"/t/{slug}/standings.json"), ("json gzip", f"/t/{slug}/standings.json")]
+    api = f"/api/v1/tournaments/{slug}/standings"
+    mix += [("api", api), ("api gzip", api)]
     return mix
 
 
@@ -408,16 +430,15 @@ def open_loop(args, t) -> dict:
     def one(due: float, kind: str, path: str):
         began = time.time()
         try:
-            status, body = get(args.port, path, timeout=args.timeout)
+            status, _body, version = get_versioned(
+                args.port, path, timeout=args.timeout, gzip_ok=kind.endswith("gzip")
+            )
             error = None if status == 200 else f"status {status}"
         except Exception as exc:  # noqa: BLE001
-            status, body, error = 0, b"", type(exc).__name__
+            error, version = type(exc).__name__, None
         ended = time.time()
-        match = VERSION.search(body)
         with lock:
-            results.append(
-                (due, began, ended, kind, error, int(match.group(1)) if match else None)
-            )
+            results.append((due, began, ended, kind, error, version))
 
     count = int(args.rate * args.duration)
     start = time.time() + 0.2
@@ -443,7 +464,15 @@ def open_loop(args, t) -> dict:
         if not error and version is not None and version < secretary.committed_before(began)
     )
     checked = sum(1 for *_rest, error, version in results if not error and version is not None)
+    by_kind: dict[str, list[float]] = {}
+    for due, _b, ended, kind, error, _v in results:
+        if not error:
+            by_kind.setdefault(kind, []).append(ended - due)
     return {
+        "by_kind": {
+            kind: (len(values), pct(sorted(values), 50), pct(sorted(values), 95))
+            for kind, values in sorted(by_kind.items())
+        },
         "offered": count,
         "ok": len(latencies),
         "errors": len(errors),
@@ -498,7 +527,7 @@ def floor(args, floors: dict) -> list[dict]:
     from django.test.utils import CaptureQueriesContext
 
     from bench.standings import FLOOR_SQL
-    from tournaments.standings.caching import standings_forget
+    from tournaments.caching.standings import standings_forget
     from tournaments.standings.selectors import tournament_standings
 
     if args.interpreter == "server":
@@ -560,8 +589,8 @@ def explain(t) -> str:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from tournaments.caching.advance import standings_advance
     from tournaments.models import Game
-    from tournaments.standings.advance import standings_advance
     from tournaments.standings.selectors import standings_computed, tournament_standings
 
     t.refresh_from_db()
@@ -719,6 +748,8 @@ def main(argv=None):
                 ),
                 flush=True,
             )
+            for kind, (n, p50, p95) in result["by_kind"].items():
+                print(f"    {kind:12} {n:6} answers, p50 {p50:6.1f} ms, p95 {p95:6.1f} ms")
             checks.append(
                 (
                     f"{players} players: no errors, no stale reads, p95 < 50 ms "

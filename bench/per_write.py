@@ -35,7 +35,7 @@ def main(argv=None):
     from django.test import Client
 
     from tournaments import demo
-    from tournaments.standings.caching import standings_forget
+    from tournaments.caching.standings import standings_forget
 
     t = load.running_tournament(
         args.players, series=4 if args.players != 60 else 3, room=args.writes + 10

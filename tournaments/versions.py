@@ -9,7 +9,7 @@ version *n* has seen every write up to *n*. Page caches, ETags and the live feed
 A write to score sheets alone (games, penalties, confirmations, closing a sheet) names its
 tables: they are stamped with the new version (`Table.sheet_version`) and the tournament's
 `layout` stays, so the standings of the new version are those of an older one with those
-tables' seats read again (`standings.selectors.standings_advance`). Every other write
+tables' seats read again (`caching.advance.standings_advance`). Every other write
 draws a new `layout`, and the standings are computed afresh.
 """
 

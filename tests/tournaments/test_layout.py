@@ -5,8 +5,9 @@ would trip over fails here first:
 - no import cycle between modules of `tournaments/`, nor between its folders (no folder
   imports a folder that imports it, directly or round a longer loop);
 - every import goes to the same floor or one below: shared → games → sheets → entry →
-  standings → draw / registry / money / leagues → pages (forms, tables, views, urls,
-  exporters, the API) → interchange, demo and the commands on top (`FLOORS`);
+  standings → draw / registry / money / leagues → caching (states, answers, standings per
+  version) → pages (forms, tables, views, urls, exporters, the API) → interchange, demo
+  and the commands on top (`FLOORS`);
 - no subject's module imports another subject's views (`shared_views` holds what they
   share);
 - no module outside `migrations/` is over 800 lines.
@@ -36,10 +37,11 @@ FLOORS = (
     "entry",
     "standings",
     "draw, registry, money, leagues",
+    "caching",
     "pages",
     "top",
 )
-SHARED, GAMES, SHEETS, ENTRY, STANDINGS, SUBJECTS, PAGES, TOP = range(len(FLOORS))
+SHARED, GAMES, SHEETS, ENTRY, STANDINGS, SUBJECTS, CACHING, PAGES, TOP = range(len(FLOORS))
 
 # The modules at the app's root, by floor.
 ROOT = {
@@ -51,7 +53,6 @@ ROOT = {
     "formats": SHARED,
     "paths": SHARED,
     "mixins": SHARED,
-    "prepared": SHARED,
     "versions": SHARED,
     "demo_names": SHARED,
     "validators": SHARED,
@@ -74,6 +75,7 @@ FOLDERS = {
     "registry": SUBJECTS,
     "money": SUBJECTS,
     "leagues": SUBJECTS,
+    "caching": CACHING,  # states, answers and standings per version: why public answers are fast
     "exporters": PAGES,
     "api": PAGES,
     "templatetags": PAGES,

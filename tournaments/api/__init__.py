@@ -5,5 +5,6 @@ Everything here reads through the subjects' selectors (`standings.selectors`,
 Drafts (unpublished tournaments) are 404 to the public and visible to their club's
 secretaries, as on the HTML pages. Responses carry an ETag from the tournament versions
 (`tournaments.versions`) and Last-Modified from when a version last moved, and answer
-conditional GETs with 304 (`caching`); `cors` lets any site read them with GET.
+conditional GETs with 304; the answers of a state are computed once and shared
+(`tournaments.caching`); `cors` lets any site read them with GET.
 """

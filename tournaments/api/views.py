@@ -15,22 +15,23 @@ from ninja.pagination import LimitOffsetPagination, paginate
 
 from tournaments import permissions
 from tournaments.api import schemas
-from tournaments.api.caching import (
-    conditional,
-    tournament_state,
+from tournaments.caching.answers import conditional
+from tournaments.caching.standings import series_standings_of, standings_of
+from tournaments.caching.states import (
+    player_state,
+    season_state,
+    tournament_state_of,
     tournaments_state,
     visible_tournaments,
 )
 from tournaments.games import SHEET_FIELDS
-from tournaments.leagues.selectors import season_state, season_tables
+from tournaments.leagues.selectors import season_tables
 from tournaments.models import Category, Game, Player, Season, Series, Table, Tournament
 from tournaments.sheets.selectors import games_since, table_sheet
 from tournaments.standings.selectors import (
     player_statistics,
-    series_standings,
     standings_json,
     team_standings,
-    tournament_standings,
 )
 
 router = Router()
@@ -57,10 +58,7 @@ def _tournament(request, slug: str) -> Tournament:
 
 def _tournament_state(request, slug=None, *, tournament=None, **kwargs):
     # `slug` in the API's addresses, `tournament` in the site's (`paths.T`).
-    tournament = Tournament.objects.filter(slug=slug or tournament).select_related("club").first()
-    if tournament is None or not permissions.can_view_tournament(request.user, tournament):
-        return None
-    return tournament_state(tournament)
+    return tournament_state_of(request.user, slug or tournament)
 
 
 def _viewer(request) -> int:
@@ -73,29 +71,12 @@ def _list_state(request, **kwargs):
 
 
 def _season_state(request, slug, **kwargs):
-    season = Season.objects.filter(slug=slug).first()
-    if season is None:
-        return None
-    days = season.tournaments.only("pk", "version", "published", "changed", "club_id")
-    return tournaments_state(
-        [d for d in days if permissions.can_view_tournament(request.user, d)],
-        season.pk,
-        season.teams_best_n,
-        _viewer(request),
-        season_state(slug),
-    )
+    return season_state(slug)
 
 
 def _player_state(request, player_id, **kwargs):
-    tournaments = Tournament.objects.filter(
-        pk__in=Player.objects.filter(pk=player_id).values("seats__series__tournament")
-    ) | Tournament.objects.filter(registrations__player_id=player_id)
-    visible = [
-        t
-        for t in tournaments.distinct().select_related("club")
-        if permissions.can_view_tournament(request.user, t)
-    ]
-    return tournaments_state(visible, player_id, _viewer(request))
+    # The address's text, before django-ninja checks it (a view that answers 422).
+    return player_state(int(player_id)) if str(player_id).isdigit() else None
 
 
 # --------------------------------------------------------------------------------------
@@ -224,7 +205,7 @@ def tournament_detail(request, slug: str):
 def tournament_standings_view(request, slug: str, category: str | None = None):
     """The tournament's standings (rules §2 tie-break order); `category` filters them."""
     tournament = _tournament(request, slug)
-    rows = tournament_standings(tournament, category=_category(category))
+    rows = standings_of(tournament, category=_category(category))
     return [_standing_out(row) for row in rows]
 
 
@@ -244,7 +225,7 @@ def team_standings_view(request, slug: str):
                 for m in team.members
             ],
         }
-        for team in team_standings(tournament)
+        for team in team_standings(tournament, standings=standings_of(tournament))
     ]
 
 
@@ -322,8 +303,10 @@ def series_detail(request, slug: str, number: int):
 )
 @decorate_view(conditional(_tournament_state))
 def series_standings_view(request, slug: str, number: int, category: str | None = None):
-    series = _series(_tournament(request, slug), number)
-    return [_standing_out(row) for row in series_standings(series, category=_category(category))]
+    tournament = _tournament(request, slug)
+    series = _series(tournament, number)
+    rows = series_standings_of(tournament, series.number, category=_category(category))
+    return [_standing_out(row) for row in rows]
 
 
 @router.get(
@@ -532,8 +515,9 @@ def player_detail(request, player_id: int):
 @conditional(_tournament_state)
 def standings_json_view(request, tournament: str):
     """Exactly the rows of `manage.py standings SLUG --format json` (the same function)."""
+    found = _tournament(request, tournament)
     return JsonResponse(
-        standings_json(_tournament(request, tournament)),
+        standings_json(found, standings=standings_of(found)),
         safe=False,
         json_dumps_params={"ensure_ascii": False},
     )

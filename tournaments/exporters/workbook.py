@@ -1,9 +1,10 @@
 """The tournament workbook (Excel): standings, each series, teams and every game.
 
-Sheets: *Standings* (`standings.selectors.tournament_standings`), *Series n* (`series_standings`),
-*Teams* (`team_standings`) and *Games* (`games_of_tournament`: one row per game with its
-declared fields and the values `games` stored). The same selectors feed the HTML pages
-and the PDFs, so the totals agree everywhere; nothing here computes a score.
+Sheets: *Standings* (`standings.selectors.tournament_standings`), *Series n* (taken from
+them, `series_standings_from`), *Teams* (`team_standings`) and *Games*
+(`games_of_tournament`: one row per game with its declared fields and the values `games`
+stored). The same selectors feed the HTML pages and the PDFs, so the totals agree
+everywhere; nothing here computes a score.
 
 With `money=True` (the secretaries' download) and a fee or prize set, a *Money* sheet
 follows the standings: one row per player with the figures of `money.selectors.tournament_money`,
@@ -66,7 +67,7 @@ from tournaments.money.selectors import TournamentMoney, tournament_money
 from tournaments.sheets.selectors import disputed_games, games_of_tournament
 from tournaments.standings.selectors import (
     StandingRow,
-    series_standings,
+    series_standings_from,
     team_standings,
     tournament_standings,
 )
@@ -214,11 +215,11 @@ class TournamentWorkbook:
         series = list(self.tournament.series.order_by("number"))
         self.write_standings(standings, [s.number for s in series])
         if self.money:
-            money = tournament_money(self.tournament)
+            money = tournament_money(self.tournament, standings=standings)
             if money.has_money:
                 self.write_money(money)
         for one in series:
-            self.write_series(one)
+            self.write_series(one, series_standings_from(standings, one.number))
         self.write_teams(team_standings(self.tournament, standings=standings))
         self.write_games()
         self.write_penalties()
@@ -352,7 +353,7 @@ class TournamentWorkbook:
         self.finish(ws, columns, len(standings))
         self.provisional_legend(ws, standings)
 
-    def write_series(self, series: Series):
+    def write_series(self, series: Series, standings: list[StandingRow]):
         columns = [
             Column(_("Rank"), 7),
             Column(_("Player"), 28),
@@ -367,7 +368,6 @@ class TournamentWorkbook:
             Column(_("Provisional"), 11),
         ]
         ws = self.sheet(_("Series %(number)s") % {"number": series.number}, columns)
-        standings = series_standings(series)
         for row in standings:
             result = row.series.get(series.number)
             ws.append(

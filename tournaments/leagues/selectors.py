@@ -36,7 +36,6 @@ from tournaments.models import (
     MatchDayConfirmation,
     Player,
     Registration,
-    RosterEntry,
     Season,
     Seat,
     Series,
@@ -448,57 +447,6 @@ def _rank_players(rows, min_series: int) -> list[PlayerRow]:
     for row in unranked:
         row.rank = None
     return ranked + unranked
-
-
-def season_state(slug: str) -> str:
-    """What a season's tables are computed from, short of the games: the state of the
-    season's pages (`/seasons/SLUG/`, `/seasons/SLUG/tables/`) and of the API's season.
-
-    The season's settings, status and owner; each match day's version (moved by every
-    write to its sheets, registrations, draw and settings; `changed`: a day deleted and
-    another made in its place may start from the same version), visibility, name and
-    date; the rosters with their teams' names and clubs, the venues' teams and the
-    confirmations, which are written without a match day's version moving. Five small
-    queries, whatever the size of the season.
-    """
-    season = list(
-        Season.objects.filter(slug=slug).values_list(
-            "pk",
-            "name",
-            "status",
-            "club__name",
-            "league__name",
-            "teams_best_n",
-            "min_series",
-            "best_series",
-        )
-    )
-    days = list(
-        Tournament.objects.filter(season__slug=slug)
-        .order_by("pk")
-        .values_list("pk", "version", "changed", "published", "name", "date", "slug")
-    )
-    rosters = list(
-        RosterEntry.objects.filter(season__slug=slug)
-        .order_by("pk")
-        .values_list("player_id", "team_id", "team__name", "team__club__name")
-    )
-    venues = list(
-        Venue.objects.filter(tournament__season__slug=slug)
-        .order_by("pk", "teams__pk")
-        .values_list("pk", "tournament_id", "name", "teams__name")
-    )
-    confirmed = sorted(
-        MatchDayConfirmation.objects.filter(tournament__season__slug=slug).values_list(
-            "tournament_id", flat=True
-        )
-    )
-    return repr((season, days, rosters, venues, confirmed))
-
-
-# --------------------------------------------------------------------------------------
-# JSON: the archive of a closed season and `manage.py standings --season`
-# --------------------------------------------------------------------------------------
 
 
 def _points(value: Fraction) -> int | float:

@@ -21,12 +21,13 @@ from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
 from tournaments import permissions
+from tournaments.caching.answers import VersionedPageMixin
+from tournaments.caching.states import State, season_state
 from tournaments.errors import UserError
 from tournaments.leagues import forms
 from tournaments.leagues.selectors import (
     TEAM_ORDER,
     match_day_table,
-    season_state,
     season_tables,
 )
 from tournaments.leagues.services import (
@@ -44,7 +45,6 @@ from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Category, Club, League, RosterEntry, Season, Team, Venue
 from tournaments.shared_views import SeasonMixin
-from tournaments.standings.caching import VersionedPageMixin
 
 
 def _member_clubs(season: Season):
@@ -64,8 +64,11 @@ class SeasonTablesView(VersionedPageMixin, SeasonMixin, TemplateView):
 
     template_name = "tournaments/leagues/season.html"
 
-    def page_state(self) -> str:
-        return season_state(self.kwargs["season"])
+    def page_state(self) -> State:
+        state = season_state(self.kwargs["season"])
+        if state is None:
+            raise Http404
+        return state
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -39,8 +39,13 @@ from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from django.db.models import Count
 from django.utils.translation import gettext
 
-from tournaments.models import Category, Game, Payment, Prize, Registration, Series, Tournament
-from tournaments.standings.selectors import StandingRow, series_standings, tournament_standings
+from tournaments.models import Category, Game, Payment, Prize, Registration, Tournament
+from tournaments.standings.selectors import (
+    StandingRow,
+    category_standings_from,
+    series_standings_from,
+    tournament_standings,
+)
 
 CENT = Decimal("0.01")
 
@@ -342,11 +347,14 @@ def _award(
     return result
 
 
-def tournament_money(tournament: Tournament) -> TournamentMoney:
+def tournament_money(
+    tournament: Tournament, *, standings: list[StandingRow] | None = None
+) -> TournamentMoney:
     """Every player's money, the prize plan with its winners, the pot and the cash summary.
 
     A fixed number of queries for the players (the standings' aggregates, the payments, the
-    prizes), plus the standings of each series and category that the prize plan names.
+    prizes): the standings of each series and category that the prize plan names are taken
+    from the tournament's (`standings`, when the caller has them already).
     """
     registrations = list(
         Registration.objects.filter(tournament=tournament)
@@ -354,7 +362,8 @@ def tournament_money(tournament: Tournament) -> TournamentMoney:
         .order_by()
     )
     registration_of = {r.player_id: r.pk for r in registrations}
-    standings = tournament_standings(tournament)
+    if standings is None:
+        standings = tournament_standings(tournament)
     results = {row.player_id: row for row in standings}
     entry_fee = cents(tournament.entry_fee or 0)
     table_fee = cents(tournament.table_fee or 0)
@@ -425,10 +434,10 @@ def tournament_money(tournament: Tournament) -> TournamentMoney:
     awarded = []
     for (scope, number, category), group in rankings.items():
         if scope == Prize.Scope.SERIES and played.get(number):
-            series = Series.objects.get(tournament=tournament, number=number)
-            group = _award(group, series_standings(series), registration_of, split=split)
+            series_standings = series_standings_from(standings, number)
+            group = _award(group, series_standings, registration_of, split=split)
         elif scope == Prize.Scope.CATEGORY and played:
-            category_standings = tournament_standings(tournament, category=category)
+            category_standings = category_standings_from(standings, category)
             group = _award(group, category_standings, registration_of, split=split)
         elif scope == Prize.Scope.OVERALL and played:
             group = _award(group, standings, registration_of, split=split)

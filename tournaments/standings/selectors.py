@@ -11,10 +11,8 @@ Nothing here writes.
 
 from __future__ import annotations
 
-import gc
 from collections import defaultdict
 from collections.abc import Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from django.db import connection
@@ -34,7 +32,6 @@ from tournaments.models import (
 )
 from tournaments.sheets.selectors import SeatLine, disputed_games, seat_lines
 from tournaments.standings.reads import (
-    SEAT_TOTALS,
     fetch,
     registrations_sql,
     seats_sql,
@@ -111,21 +108,6 @@ def _rank(rows: Iterable[StandingRow]) -> list[StandingRow]:
     return shared_ranks(sorted(rows, key=StandingRow.sort_key), StandingRow.rank_key)
 
 
-@contextmanager
-def collector_paused():
-    """Python's cyclic garbage collector paused while rows are built: thousands of new
-    objects set it off several times, and each full pass walks every live object of the
-    process (it doubled the standings page of a 4,000-player open). The rows hold no
-    reference cycles; the collector runs again as usual afterwards."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 @dataclass
 class ComputedStandings:
     """A tournament's standings with what they were computed from, so that a later version
@@ -173,8 +155,7 @@ def standings_computed(
     tournament: Tournament, *, category: str | None = None, up_to_series: int | None = None
 ) -> ComputedStandings:
     """`tournament_standings` with what they were computed from."""
-    with collector_paused():
-        return _tournament_standings(tournament, category=category, up_to_series=up_to_series)
+    return _tournament_standings(tournament, category=category, up_to_series=up_to_series)
 
 
 def _tournament_standings(
@@ -305,8 +286,11 @@ def rank_standings(rows: Iterable[StandingRow]) -> list[StandingRow]:
     return _rank(rows)
 
 
-def standings_json(tournament: Tournament) -> list[dict]:
-    """The standings as interchange.md "Standings JSON" has them, in rank order."""
+def standings_json(
+    tournament: Tournament, *, standings: list[StandingRow] | None = None
+) -> list[dict]:
+    """The standings as interchange.md "Standings JSON" has them, in rank order
+    (`standings`: the tournament's, when the caller has them already)."""
     return [
         {
             "rank": row.rank,
@@ -329,7 +313,7 @@ def standings_json(tournament: Tournament) -> list[dict]:
                 for result in sorted(row.series.values(), key=lambda r: r.number)
             ],
         }
-        for row in tournament_standings(tournament)
+        for row in (tournament_standings(tournament) if standings is None else standings)
     ]
 
 
@@ -343,73 +327,83 @@ def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:
     return [group for group in groups.values() if len(group) > 1]
 
 
-def series_standings(series: Series, *, category: str | None = None) -> list[StandingRow]:
-    """The standings of one series alone: one query on its seats' stored totals (with the
-    players' names) and one for the lots."""
-    seats = Seat.objects.filter(series=series).order_by()
-    if category:
-        seats = seats.filter(player__category=category)
-    lots = dict(
-        Registration.objects.filter(tournament_id=series.tournament_id).values_list(
-            "player_id", "lot"
-        )
-    )
+def series_standings(
+    series: Series, *, category: str | None = None, standings: list[StandingRow] | None = None
+) -> list[StandingRow]:
+    """The standings of one series alone, taken from the tournament's standings of the same
+    version (`series_standings_from`): the page, the API, the workbook and the prizes rank
+    a series the same way. `standings`: the tournament's (same category), when the caller
+    has them already."""
+    if standings is None:
+        standings = tournament_standings(series.tournament, category=category)
+    return series_standings_from(standings, series.number)
+
+
+def series_standings_from(
+    standings: list[StandingRow], number: int, *, earlier: dict | None = None
+) -> list[StandingRow]:
+    """`series_standings` of series `number` taken from the tournament's standings (same
+    category), which hold every seat's result per series: the series page of a large open
+    reuses the standings its tournament's pages computed for the same version.
+
+    `earlier` (a dict kept by the caller for the series, category and layout, empty at
+    first) lets a later version share rows: a player whose result in the series is still
+    the same object (`standings_advance` shares what it did not change) keeps the row made
+    for it then, unless its rank moved; the dict is updated for the next call.
+    """
     rows = []
-    for (
-        player_id,
-        name,
-        club,
-        team,
-        player_category,
-        table_number,
-        list_points,
-        game_points,
-        won,
-        lost,
-        others_lost,
-        games,
-        provisional,
-    ) in seats.values_list(
-        "player_id",
-        "player__name",
-        "player__club__name",
-        "player__team",
-        "player__category",
-        "table__number",
-        *SEAT_TOTALS,
-    ):
-        rows.append(
-            StandingRow(
-                rank=0,
-                player_id=player_id,
-                player_name=name,
-                club=club or "",
-                team=team,
-                category=player_category,
-                list_points=list_points,
-                game_points=game_points,
-                won=won,
-                lost=lost,
-                others_lost=others_lost,
-                games=games,
-                lot=lots.get(player_id),
-                provisional=provisional,
-                provisional_series={series.number} if provisional else set(),
-                series={
-                    series.number: SeriesResult(
-                        series.number,
-                        list_points,
-                        game_points,
-                        won,
-                        lost,
-                        others_lost,
-                        table_number,
-                        games,
-                    )
-                },
-            )
-        )
-    return _rank(rows)
+    fresh = {}
+    for row in standings:
+        result = row.series.get(number)
+        if result is None:
+            continue
+        kept = earlier.get(row.player_id) if earlier is not None else None
+        if kept is not None and kept[0] is result:
+            rows.append(kept[1])
+        else:
+            made = _series_row(row, number, result)
+            fresh[row.player_id] = made
+            rows.append(made)
+    ranked = shared_ranks(
+        sorted(rows, key=StandingRow.sort_key),
+        StandingRow.rank_key,
+        own={id(row) for row in fresh.values()},
+    )
+    if earlier is not None:
+        earlier.clear()
+        earlier.update((row.player_id, (row.series[number], row)) for row in ranked)
+    return ranked
+
+
+def category_standings_from(standings: list[StandingRow], category: str) -> list[StandingRow]:
+    """`tournament_standings` of one category taken from the standings of every player
+    (the same rows filtered, ranked among themselves; a row whose rank moves is a copy).
+    No category: every player, as `tournament_standings` without one."""
+    if not category:
+        return standings
+    rows = [row for row in standings if row.category == category]
+    return shared_ranks(rows, StandingRow.rank_key, own=set())
+
+
+def _series_row(row: StandingRow, number: int, result: SeriesResult) -> StandingRow:
+    return StandingRow(
+        rank=0,
+        player_id=row.player_id,
+        player_name=row.player_name,
+        club=row.club,
+        team=row.team,
+        category=row.category,
+        list_points=result.list_points,
+        game_points=result.game_points,
+        won=result.won,
+        lost=result.lost,
+        others_lost=result.others_lost,
+        games=result.games,
+        lot=row.lot,
+        provisional=number in row.provisional_series,
+        provisional_series={number} & row.provisional_series,
+        series={number: result},
+    )
 
 
 @dataclass

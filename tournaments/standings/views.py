@@ -12,20 +12,19 @@ from django.views.generic import DetailView, TemplateView, View
 from django_tables2 import RequestConfig
 
 from tournaments import permissions
-from tournaments.leagues.selectors import season_state, season_tables
-from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
-from tournaments.models import Category, Player, Registration, Season, Seat, Series, Tournament
-from tournaments.prepared import Prepared
-from tournaments.sheets.selectors import TOTAL_FIELDS, latest_games, table_sheet
-from tournaments.standings import charts
-from tournaments.standings.caching import (
-    TournamentPageMixin,
-    VersionedPageMixin,
+from tournaments.caching.answers import TournamentPageMixin, VersionedPageMixin
+from tournaments.caching.standings import (
     progress_of,
     series_cards_of,
     series_standings_of,
     standings_of,
 )
+from tournaments.caching.states import State, player_state, season_state
+from tournaments.leagues.selectors import season_tables
+from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
+from tournaments.models import Category, Player, Season, Series, Tournament
+from tournaments.sheets.selectors import latest_games, table_sheet
+from tournaments.standings import charts
 from tournaments.standings.selectors import player_statistics, team_standings
 from tournaments.standings.tables import (
     SeasonPlayersTable,
@@ -158,62 +157,13 @@ class TeamStandingsView(TournamentPageMixin, TournamentMixin, TemplateView):
         return context
 
 
-# A player page's state (`PlayerDetailView.page_state`), read on every request, those
-# answered 304 or from the page cache too: compiled once (`prepared`).
-PLAYER_PK = -987654321
-PLAYER_OWN = Prepared(
-    lambda pk: Player.objects.filter(pk=pk).values_list(
-        "name", "team", "category", "club_id", "club__name"
-    ),
-    PLAYER_PK,
-)
-PLAYER_TOURNAMENTS = Prepared(
-    lambda pk: (
-        Tournament.objects.filter(
-            Q(pk__in=Registration.objects.filter(player_id=pk).values("tournament_id"))
-            | Q(pk__in=Seat.objects.filter(player_id=pk).values("series__tournament_id"))
-        )
-        .order_by("pk")
-        .values_list("pk", "published", "name", "date", "slug", "layout")
-    ),
-    PLAYER_PK,
-)
-PLAYER_SEATS = Prepared(
-    lambda pk: (
-        Seat.objects.filter(player_id=pk)
-        .order_by("pk")
-        .values_list(
-            "pk",
-            "table_id",
-            "table__number",
-            "table__sheet_version",
-            "series__number",
-            *TOTAL_FIELDS,
-        )
-    ),
-    PLAYER_PK,
-)
-
-
 class PlayerDetailView(VersionedPageMixin, DetailView):
     model = Player
     template_name = "tournaments/player_detail.html"
     context_object_name = "player"
 
-    def page_state(self) -> str:
-        """What the page shows, not the versions of the player's tournaments: a game at
-        another table changes nothing here, so a phone following its own player page is
-        answered 304 until the player's own tables change.
-
-        The player's fields and club; their tournaments' names, dates, visibility and
-        layout (drawn afresh by every write to a tournament other than to score sheets);
-        each of their seats with its stored totals (`sheets.totals`) and its table's
-        `sheet_version`, which every write to the sheet moves (a correction that keeps the
-        figures, a clubs game corrected to a diamonds game of the same value, still changes
-        the games declared by type).
-        """
-        pk = self.kwargs["pk"]
-        return repr((PLAYER_OWN.rows(pk), PLAYER_TOURNAMENTS.rows(pk), PLAYER_SEATS.rows(pk)))
+    def page_state(self) -> State:
+        return player_state(self.kwargs["pk"])
 
     def get_queryset(self):
         return Player.objects.select_related("club")
@@ -253,8 +203,11 @@ class SeasonDetailView(VersionedPageMixin, TemplateView):
             return redirect("league_season", season=kwargs["season"])
         return super().get(request, *args, **kwargs)
 
-    def page_state(self) -> str:
-        return season_state(self.kwargs["season"])
+    def page_state(self) -> State:
+        state = season_state(self.kwargs["season"])
+        if state is None:
+            raise Http404
+        return state
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

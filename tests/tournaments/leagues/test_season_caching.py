@@ -1,5 +1,5 @@
 """A season's pages and its API answer are never stale: the season's page, its tables page
-and `/api/v1/seasons/SLUG` take their ETag from one state (`leagues.selectors.season_state`)
+and `/api/v1/seasons/SLUG` take their ETag from one state (`caching.states.season_state`)
 that moves with everything their tables are computed from, the writes that move no match
 day's version (rosters, confirmations, the season's settings) included."""
 
@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from tests.factories import PlayerFactory
 from tests.tournaments.leagues.helpers import play_series
-from tournaments.leagues.selectors import season_state
+from tournaments.caching.states import season_state
 from tournaments.leagues.services import match_day_confirm, roster_add, season_update
 from tournaments.standings.views import SeasonDetailView
 

@@ -338,3 +338,30 @@ def test_money_takes_a_bounded_number_of_queries(
         money = tournament_money(tournament)
     assert len(money.rows) == 40
     assert money.summary.paid_in == D("110.00")
+
+
+def test_the_money_and_the_workbook_compute_the_standings_once(worked, monkeypatch):
+    """Every ranking the prize plan names (overall, a category, a series) is taken from
+    the one computation of the tournament's standings: the same rows as computed apart."""
+    from tournaments.exporters.workbook import TournamentWorkbook
+    from tournaments.money.selectors import tournament_money
+    from tournaments.standings import selectors
+
+    calls = []
+    computed = selectors.standings_computed
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("category"))
+        return computed(*args, **kwargs)
+
+    ladies = [
+        (row.rank, row.player_id, row.list_points)
+        for row in selectors.tournament_standings(worked, category="ladies")
+    ]
+    taken = selectors.category_standings_from(selectors.tournament_standings(worked), "ladies")
+    assert [(row.rank, row.player_id, row.list_points) for row in taken] == ladies
+    monkeypatch.setattr(selectors, "standings_computed", counting)
+    tournament_money(worked)
+    assert calls == [None]
+    TournamentWorkbook(worked, money=True).render()
+    assert calls == [None, None]

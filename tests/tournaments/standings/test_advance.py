@@ -8,6 +8,15 @@ from dataclasses import asdict
 import pytest
 
 from tournaments import demo
+from tournaments.caching import advance
+from tournaments.caching import standings as caching
+from tournaments.caching.standings import (
+    progress_of,
+    series_cards_of,
+    series_standings_of,
+    standings_forget,
+    standings_of,
+)
 from tournaments.draw.services import series_draw
 from tournaments.errors import UserError
 from tournaments.models import Game, Player, Registration, Table, Tournament
@@ -19,14 +28,6 @@ from tournaments.sheets.services import (
     penalty_record,
     table_close,
     table_reopen,
-)
-from tournaments.standings import advance, caching
-from tournaments.standings.caching import (
-    progress_of,
-    series_cards_of,
-    series_standings_of,
-    standings_forget,
-    standings_of,
 )
 from tournaments.standings.cards import table_cards_html
 from tournaments.standings.selectors import (

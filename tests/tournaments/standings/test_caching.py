@@ -241,13 +241,13 @@ def test_a_page_being_rendered_is_waited_for_not_rendered_again(page_cache, tabl
     renders a page, the others of the same state wait for that render."""
     url = standings_url(table.series.tournament)
     first = Client().get(url)
-    key = f"page:{first['ETag'].strip(chr(34))}"
+    key = f"answer:{first['ETag'].strip(chr(34))}"
     cache.delete(key)
-    assert cache.add(f"{key}:rendering", 1)  # another request is rendering it
+    assert cache.add(f"{key}:computing", 1)  # another request is rendering it
 
     def render_elsewhere():
         time.sleep(0.1)
-        cache.set(key, ("text/html; charset=utf-8", b"rendered by the other request"))
+        cache.set(key, ("text/html; charset=utf-8", b"rendered by the other request", None))
 
     other = threading.Thread(target=render_elsewhere)
     other.start()
@@ -259,15 +259,15 @@ def test_a_page_being_rendered_is_waited_for_not_rendered_again(page_cache, tabl
 
 def test_a_render_that_ended_without_a_page_is_not_waited_for(page_cache, table):
     url = standings_url(table.series.tournament)
-    key = f"page:{Client().get(url)['ETag'].strip(chr(34))}"
+    key = f"answer:{Client().get(url)['ETag'].strip(chr(34))}"
     cache.delete(key)
-    cache.add(f"{key}:rendering", 1)
-    threading.Timer(0.05, cache.delete, args=[f"{key}:rendering"]).start()
+    cache.add(f"{key}:computing", 1)
+    threading.Timer(0.05, cache.delete, args=[f"{key}:computing"]).start()
     started = time.monotonic()
     response = Client().get(url)
     assert response["X-Page-Cache"] == "miss" and response.status_code == 200
     assert time.monotonic() - started < 1.5  # did not wait for the whole RENDER_WAIT
-    assert cache.get(f"{key}:rendering") is None
+    assert cache.get(f"{key}:computing") is None
 
 
 def test_a_player_page_changes_with_the_players_own_tables_only(client, tournament, roster):

@@ -22,10 +22,10 @@ from tournaments.formats import format_match_points
 from tournaments.leagues.selectors import match_day_points, season_tables
 from tournaments.models import Player, Registration, Season, Table, Tournament
 from tournaments.sheets.services import game_record, penalty_record
-from tournaments.standings.advance import series_standings_from
 from tournaments.standings.selectors import (
     player_statistics,
     series_standings,
+    series_standings_from,
     team_standings,
     tournament_standings,
 )

@@ -13,9 +13,9 @@ from django_tables2 import RequestConfig
 
 from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
+from tournaments.caching.advance import standings_advance, standings_progress
 from tournaments.draw.services import series_close, series_draw
 from tournaments.sheets.services import table_close
-from tournaments.standings.advance import standings_advance, standings_progress
 from tournaments.standings.selectors import (
     series_progress,
     series_tables,

@@ -5,8 +5,9 @@ of the tournament's new version are those kept for an older version (`selectors.
 ComputedStandings`) with the seats of the tables written since read again: the players at
 those tables get new rows, every other row is shared (a row whose rank moved is a copy),
 and with the rows whatever is kept with them (`tables.QuickBodyMixin.keep_rows`: their
-HTML). The series standings taken from them share their rows the same way. `caching`
-keeps the versions; nothing here writes.
+HTML). The series standings taken from them share their rows the same way
+(`standings.selectors.series_standings_from`). `caching.standings` keeps the versions;
+nothing here writes.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from tournaments.standings.selectors import (
     SeriesProgress,
     SeriesResult,
     StandingRow,
-    collector_paused,
     shared_ranks,
 )
 
@@ -112,64 +112,6 @@ def _row_changed(
         )
     new.provisional = bool(new.provisional_series)
     return new
-
-
-def series_standings_from(
-    standings: list[StandingRow], number: int, *, earlier: dict | None = None
-) -> list[StandingRow]:
-    """`series_standings` of series `number` taken from the tournament's standings (same
-    category), which hold every seat's result per series: the series page of a large open
-    reuses the standings its tournament's pages computed for the same version.
-
-    `earlier` (a dict kept by the caller for the series, category and layout, empty at
-    first) lets a later version share rows: a player whose result in the series is still
-    the same object (`standings_advance` shares what it did not change) keeps the row made
-    for it then, unless its rank moved; the dict is updated for the next call.
-    """
-    with collector_paused():
-        rows = []
-        fresh = {}
-        for row in standings:
-            result = row.series.get(number)
-            if result is None:
-                continue
-            kept = earlier.get(row.player_id) if earlier is not None else None
-            if kept is not None and kept[0] is result:
-                rows.append(kept[1])
-            else:
-                made = _series_row(row, number, result)
-                fresh[row.player_id] = made
-                rows.append(made)
-        ranked = shared_ranks(
-            sorted(rows, key=StandingRow.sort_key),
-            StandingRow.rank_key,
-            own={id(row) for row in fresh.values()},
-        )
-        if earlier is not None:
-            earlier.clear()
-            earlier.update((row.player_id, (row.series[number], row)) for row in ranked)
-        return ranked
-
-
-def _series_row(row: StandingRow, number: int, result: SeriesResult) -> StandingRow:
-    return StandingRow(
-        rank=0,
-        player_id=row.player_id,
-        player_name=row.player_name,
-        club=row.club,
-        team=row.team,
-        category=row.category,
-        list_points=result.list_points,
-        game_points=result.game_points,
-        won=result.won,
-        lost=result.lost,
-        others_lost=result.others_lost,
-        games=result.games,
-        lot=row.lot,
-        provisional=number in row.provisional_series,
-        provisional_series={number} & row.provisional_series,
-        series={number: result},
-    )
 
 
 def standings_progress(computed: ComputedStandings, tournament: Tournament) -> list:

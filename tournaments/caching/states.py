@@ -1,0 +1,246 @@
+"""The states of what public answers show: one definition each, for the HTML pages and the
+JSON answers alike (`answers` turns a state into an ETag and a shared-cache key).
+
+A *state* (`State`) is a short string that changes whenever anything an answer shows may
+change, read from the database on every request, with when it last moved (Last-Modified)
+and whether the answer depends on who asks (drafts are or may be in it):
+- a tournament's: its id, version and when the version moved (`tournaments.versions`),
+  and a digest of its own row, so that an edit of its settings shows even where a writer
+  does not bump the version;
+- a player's: their own fields and club, their tournaments' names, dates, visibility and
+  layout, and each of their seats with its stored totals and its table's `sheet_version`
+  (a game at another table changes nothing of theirs);
+- a season's: every setting that changes its tables, each match day's version,
+  publication, status and confirmation, its rosters and venues (confirming a day or
+  changing a roster writes no version).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.db import connection
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from tournaments import permissions
+from tournaments.models import (
+    Club,
+    Player,
+    Registration,
+    RosterEntry,
+    Season,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+    Venue,
+)
+from tournaments.sheets.selectors import TOTAL_FIELDS
+
+
+@dataclass(frozen=True)
+class State:
+    key: str  # changes whenever the answer may
+    changed: datetime.datetime | None = None  # when it last moved (Last-Modified)
+    private: bool = False  # the answer depends on who asks
+    version: int | None = None  # a tournament's version (the X-Version header of JSON)
+
+
+def visible_tournaments(user):
+    """The tournaments `user` may read: published ones, and drafts of the clubs they run."""
+    published = Tournament.objects.filter(published=True)
+    if not user.is_authenticated:
+        return published
+    return published | Tournament.objects.filter(club__in=permissions.managed_clubs(user))
+
+
+# The tournament's own row, read for its state (`tournament_state_of`).
+ROW_FIELDS = tuple(field.attname for field in Tournament._meta.concrete_fields)
+BIGINT = (-(2**63), 2**63 - 1)
+
+
+@lru_cache(maxsize=1)
+def _tournament_sql() -> str:
+    columns = ", ".join(field.column for field in Tournament._meta.concrete_fields)
+    return f"SELECT {columns} FROM {Tournament._meta.db_table} WHERE slug = %s"
+
+
+def tournament_state_of(user, slug: str) -> State | None:
+    """The state of the tournament `slug`; None when `user` may not see it (404).
+
+    Its id, version and when the version last moved (a tournament deleted and another
+    created in its place may get the same id and count again from 0), and a digest of its
+    row, so that an edit of its settings shows even where a writer does not bump the
+    version (`leagues.services.match_day_confirm` sets the status alone).
+
+    One statement of plain SQL (the columns named from the model): every answer of a
+    tournament, those answered 304 or from the cache too, starts here. The ORM took 1.7 ms
+    to build and run it, as much as the model instance with its club, season and league,
+    which only an answer computed afresh needs; plain SQL 0.3 ms.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(_tournament_sql(), [slug])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    row = dict(zip(ROW_FIELDS, found, strict=True))
+    if not row["published"]:
+        tournament = Tournament.objects.select_related("club", "season__league").get(pk=row["id"])
+        if not permissions.can_view_tournament(user, tournament):
+            return None
+    values = [row[name] for name in ROW_FIELDS if name not in ("version", "changed", "created")]
+    digest = hashlib.sha256(repr(values).encode()).hexdigest()[:12]
+    changed = _aware(row["changed"])
+    return State(
+        f"t{row['id']}.{row['version']}.{changed.isoformat()}.{digest}",
+        changed,
+        not row["published"],
+        row["version"],
+    )
+
+
+@lru_cache(maxsize=1)
+def _player_sql() -> tuple[str, str, str]:
+    """A player's state as three statements of plain SQL (tables and columns named from
+    the models): the ORM took 3.3 ms per request to build the three querysets and 0.3 ms to
+    run them (a player page answered 304 or from the cache)."""
+
+    def table(model):
+        return model._meta.db_table
+
+    def column(model, name):
+        return model._meta.get_field(name).column
+
+    totals = ", ".join(f"s.{column(Seat, name)}" for name in TOTAL_FIELDS)
+    own = (
+        "SELECT p.name, p.team, p.category, p.club_id, c.name"
+        f" FROM {table(Player)} p LEFT OUTER JOIN {table(Club)} c ON c.id = p.club_id"
+        " WHERE p.id = %s"
+    )
+    tournaments = (
+        "SELECT t.id, t.published, t.name, t.date, t.slug, t.layout, t.changed"
+        f" FROM {table(Tournament)} t WHERE t.id IN"
+        f" (SELECT r.tournament_id FROM {table(Registration)} r WHERE r.player_id = %s)"
+        f" OR t.id IN (SELECT sr.tournament_id FROM {table(Seat)} s"
+        f" INNER JOIN {table(Series)} sr ON sr.id = s.series_id WHERE s.player_id = %s)"
+        " ORDER BY t.id"
+    )
+    seats = (
+        f"SELECT s.id, s.table_id, tb.number, tb.sheet_version, sr.number, {totals}"
+        f" FROM {table(Seat)} s INNER JOIN {table(Table)} tb ON tb.id = s.table_id"
+        f" INNER JOIN {table(Series)} sr ON sr.id = s.series_id"
+        " WHERE s.player_id = %s ORDER BY s.id"
+    )
+    return own, tournaments, seats
+
+
+def player_state(player_id: int) -> State:
+    """What a player's page and answer show, not the versions of their tournaments: a
+    phone following its own player is answered 304 until the player's own tables change.
+
+    Their fields and club; their tournaments' names, dates, visibility and layout (drawn
+    afresh by every write to a tournament other than to score sheets); each of their seats
+    with its stored totals (`sheets.totals`) and its table's `sheet_version`, which every
+    write to the sheet moves (a correction that keeps the figures, clubs corrected to
+    diamonds of the same value, still changes the games declared by type)."""
+    if not BIGINT[0] <= player_id <= BIGINT[1]:
+        return State("no such player")  # the ORM's answer for a key out of range: 404
+    own_sql, tournaments_sql, seats_sql = _player_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(own_sql, [player_id])
+        own = cursor.fetchall()
+        cursor.execute(tournaments_sql, [player_id, player_id])
+        tournaments = cursor.fetchall()
+        cursor.execute(seats_sql, [player_id])
+        seats = cursor.fetchall()
+    # `changed` moves with every write to the tournament: Last-Modified, not the key.
+    shown = [line[:-1] for line in tournaments]
+    changed = max((_aware(line[-1]) for line in tournaments), default=None)
+    private = not all(line[1] for line in tournaments)
+    return State(repr((own, shown, seats)), changed, private)
+
+
+def _aware(value) -> datetime.datetime:
+    """A datetime read by plain SQL as the ORM gives it (SQLite: text, naive UTC)."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    return value if timezone.is_aware(value) else timezone.make_aware(value, datetime.UTC)
+
+
+def season_state(slug: str) -> State | None:
+    """What a season's tables are computed from, short of the games: the state of the
+    season's pages (`/seasons/SLUG/`, `/seasons/SLUG/tables/`) and of the API's season.
+
+    The season's settings that change its tables (name, owner, team and series counts,
+    closing and its archive); per match day its version (moved by every write to its
+    sheets, registrations, draw and settings), when it moved (a day deleted and another
+    made in its place may start from the same version), publication, status, name, date
+    and confirmation; the rosters with their teams' names and clubs and the venues'
+    teams. Confirmations, rosters and venues are written without a match day's version
+    moving (`leagues.services`). Four small queries, whatever the size of the season.
+    """
+    season = list(
+        Season.objects.filter(slug=slug).values_list(
+            "pk",
+            "name",
+            "club_id",
+            "club__name",
+            "league_id",
+            "league__name",
+            "teams_best_n",
+            "team_size",
+            "substitutes",
+            "min_series",
+            "best_series",
+            "status",
+            "closed_at",  # the archive is written with it (`season_close`)
+        )
+    )
+    if not season:
+        return None
+    season_id = season[0][0]
+    days = list(
+        Tournament.objects.filter(season_id=season_id)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "version",
+            "changed",
+            "published",
+            "status",
+            "name",
+            "date",
+            "slug",
+            "confirmation__at",
+        )
+    )
+    rosters = list(
+        RosterEntry.objects.filter(season_id=season_id)
+        .order_by("pk")
+        .values_list("player_id", "team_id", "team__name", "team__club__name")
+    )
+    venues = list(
+        Venue.objects.filter(tournament__season_id=season_id)
+        .order_by("pk", "teams__pk")
+        .values_list("pk", "tournament_id", "name", "teams__name")
+    )
+    changed = max((day[2] for day in days), default=None)
+    return State(repr((season, days, rosters, venues)), changed, not all(day[3] for day in days))
+
+
+def tournaments_state(tournaments: Iterable[Tournament], *extra) -> State:
+    """One state for a list of tournaments: their ids, versions and publication, and
+    `extra` (such a list always depends on who asks)."""
+    digest = hashlib.sha256(repr(extra).encode())
+    latest = None
+    for pk, version, published, changed in sorted(
+        (t.pk, t.version, t.published, t.changed) for t in tournaments
+    ):
+        digest.update(f"{pk}:{version}:{published};".encode())
+        latest = changed if latest is None or changed > latest else latest
+    return State(digest.hexdigest()[:32], latest, True)
