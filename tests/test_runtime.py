@@ -8,7 +8,7 @@ from tests.test_settings import fresh_python, production_environment
 READ_WORKER = (
     "import gc, sys, skatclub.wsgi; "
     "print(gc.get_threshold()[0], gc.get_freeze_count() > 10000, sys.getswitchinterval(), "
-    "'tournaments.standings.views' in sys.modules)"
+    "'tournaments.public.views' in sys.modules)"
 )
 
 

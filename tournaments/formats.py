@@ -18,7 +18,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.utils.formats import number_format
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
 from tournaments.models import GameType, RamschResult, Trump
@@ -170,3 +170,10 @@ def surname_key(name: str) -> tuple[str, str]:
     else:
         given, _space, surname = name.rpartition(" ")
     return surname.strip().casefold(), given.strip().casefold()
+
+
+# Under the standings wherever a figure may include phone games not yet confirmed (the
+# results PDF, the workbook).
+PROVISIONAL_LEGEND = gettext_lazy(
+    "* provisional: includes games entered at the table, not yet confirmed"
+)

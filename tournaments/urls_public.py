@@ -4,6 +4,6 @@ each tournament's standings.json."""
 from tournaments.api import urls as api
 from tournaments.exporters import urls as exporters
 from tournaments.leagues import urls as leagues
-from tournaments.standings import urls as standings
+from tournaments.public import urls as public
 
-urlpatterns = [*standings.public, *exporters.public, *api.public, *leagues.public]
+urlpatterns = [*public.public, *exporters.public, *api.public, *leagues.public]

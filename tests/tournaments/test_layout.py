@@ -76,6 +76,7 @@ FOLDERS = {
     "money": SUBJECTS,
     "leagues": SUBJECTS,
     "caching": CACHING,  # states, answers and standings per version: why public answers are fast
+    "public": PAGES,  # the public pages
     "exporters": PAGES,
     "api": PAGES,
     "templatetags": PAGES,

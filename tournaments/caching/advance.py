@@ -16,7 +16,6 @@ from collections import defaultdict
 from dataclasses import replace
 
 from tournaments.models import Seat, Tournament
-from tournaments.standings.reads import STANDING_SEAT_FIELDS
 from tournaments.standings.selectors import (
     ComputedStandings,
     SeriesProgress,
@@ -24,6 +23,7 @@ from tournaments.standings.selectors import (
     StandingRow,
     shared_ranks,
 )
+from tournaments.standings.sql import STANDING_SEAT_FIELDS
 
 
 def standings_advance(

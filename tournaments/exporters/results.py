@@ -23,9 +23,9 @@ from reportlab.platypus import LongTable, Paragraph, TableStyle
 from tournaments.exporters.base_pdf import PdfDocument
 from tournaments.exporters.pdf_styles import BODY, FONT, FONT_BOLD, HEAD_ROW, HEADING, THIN, fit
 from tournaments.exporters.qr import standings_link
+from tournaments.formats import PROVISIONAL_LEGEND
 from tournaments.models import Category, Series, Tournament
 from tournaments.standings.selectors import tournament_standings
-from tournaments.standings.tables import PROVISIONAL_LEGEND
 
 RANK_W = 9 * mm
 SERIES_W = 13 * mm

@@ -49,6 +49,7 @@ from openpyxl.xml.functions import Element
 
 from tournaments.exporters import XLSX, Export
 from tournaments.exporters.sheets import NULL_OVERBID_NOTE
+from tournaments.formats import PROVISIONAL_LEGEND
 from tournaments.games import COMPUTED_FIELDS, DECLARED_FIELDS
 from tournaments.log.selectors import tournament_log
 from tournaments.models import (
@@ -71,7 +72,6 @@ from tournaments.standings.selectors import (
     team_standings,
     tournament_standings,
 )
-from tournaments.standings.tables import PROVISIONAL_LEGEND
 
 # Points get a thousands separator; counts and the games' figures stay in Excel's General
 # format, which shows integers as they are (and costs nothing per cell).

@@ -43,11 +43,9 @@ from tournaments.models import (
     Tournament,
     Venue,
 )
-from tournaments.standings.reads import STANDING_SEAT_FIELDS
 from tournaments.standings.selectors import (
     RosterTeam,
     StandingRow,
-    collector_paused,
     rank_standings,
     registered_rows,
     roster_teams,
@@ -55,6 +53,7 @@ from tournaments.standings.selectors import (
     team_totals,
     unregistered_rows,
 )
+from tournaments.standings.sql import STANDING_SEAT_FIELDS
 
 TEAM_ORDER = ("match_points_won desc", "match_points_lost asc", "list_points desc")
 PLAYER_ORDER = ("list_points desc", "won desc", "lost asc", "name asc")
@@ -301,8 +300,7 @@ def _day_table(day: Tournament, season: Season, reads: _SeasonReads) -> DayTable
 def match_day_table(day: Tournament) -> DayTable:
     """A match day's table across its venues, as the season's tables count it."""
     season = day.season
-    with collector_paused():
-        return _day_table(day, season, _season_reads(season, [day]))
+    return _day_table(day, season, _season_reads(season, [day]))
 
 
 def day_standings(day: Tournament) -> list[StandingRow]:
@@ -349,9 +347,8 @@ def season_tables(
     if season.is_closed and season.archive and not live:
         return tables_from_json(season, season.archive, category=category)
     days = visible_days(season, viewer=viewer, live=live)
-    with collector_paused():
-        reads = _season_reads(season, days)
-        return _season_tables(season, days, reads, category=category)
+    reads = _season_reads(season, days)
+    return _season_tables(season, days, reads, category=category)
 
 
 def _season_tables(

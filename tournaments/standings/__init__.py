@@ -1,5 +1,6 @@
-"""Standings and the public pages: tournament, series, team and league-season rankings
-with their tie-break order, match-day points, a player's page, the projector.
+"""The rankings: tournament, series and team standings with their tie-break order, a
+player's statistics, the series' table cards and progress.
 
-selectors (reads) · tables (django-tables2) · charts · views · urls (the `public` pages)
+selectors (reads) · sql (the standings' reads as SQL written once per shape) · cards (the
+series page's table cards as HTML). The pages that show them live in `public/`.
 """

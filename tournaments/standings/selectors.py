@@ -31,7 +31,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.sheets.selectors import SeatLine, disputed_games, seat_lines
-from tournaments.standings.reads import (
+from tournaments.standings.sql import (
     fetch,
     registrations_sql,
     seats_sql,

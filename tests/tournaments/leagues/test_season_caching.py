@@ -11,7 +11,7 @@ from tests.factories import PlayerFactory
 from tests.tournaments.leagues.helpers import play_series
 from tournaments.caching.states import season_state
 from tournaments.leagues.services import match_day_confirm, roster_add, season_update
-from tournaments.standings.views import SeasonDetailView
+from tournaments.public.views import SeasonDetailView
 
 pytestmark = pytest.mark.django_db
 

@@ -20,6 +20,7 @@ from tournaments.caching.standings import (
 from tournaments.draw.services import series_draw
 from tournaments.errors import UserError
 from tournaments.models import Game, Player, Registration, Table, Tournament
+from tournaments.public.tables import StandingsTable
 from tournaments.registry.services import player_update, registration_set_lots
 from tournaments.sheets.services import (
     game_correct,
@@ -36,7 +37,6 @@ from tournaments.standings.selectors import (
     series_tables,
     tournament_standings,
 )
-from tournaments.standings.tables import StandingsTable
 
 
 def _figures(rows):

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments.paths import TB, S, T
-from tournaments.standings import views
+from tournaments.public import views
 
 public = [
     path("", views.HomeView.as_view(), name="home"),

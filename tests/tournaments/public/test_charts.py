@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
-from tournaments.standings.charts import points_chart
+from tournaments.public.charts import points_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 

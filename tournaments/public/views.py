@@ -23,15 +23,15 @@ from tournaments.caching.states import State, player_state, season_state
 from tournaments.leagues.selectors import season_tables
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category, Player, Season, Series, Tournament
-from tournaments.sheets.selectors import latest_games, table_sheet
-from tournaments.standings import charts
-from tournaments.standings.selectors import player_statistics, team_standings
-from tournaments.standings.tables import (
+from tournaments.public import charts
+from tournaments.public.tables import (
     SeasonPlayersTable,
     SeasonTeamsTable,
     StandingsTable,
     TeamStandingsTable,
 )
+from tournaments.sheets.selectors import latest_games, table_sheet
+from tournaments.standings.selectors import player_statistics, team_standings
 
 STANDINGS_PER_PAGE = 100
 # One date format per language, on every page and PDF: 21.11.2026, 11/21/2026.

@@ -15,6 +15,7 @@ from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tournaments.caching.advance import standings_advance, standings_progress
 from tournaments.draw.services import series_close, series_draw
+from tournaments.public.tables import QuickBodyMixin, StandingsTable
 from tournaments.sheets.services import table_close
 from tournaments.standings.selectors import (
     series_progress,
@@ -22,7 +23,6 @@ from tournaments.standings.selectors import (
     standings_computed,
     tournament_standings,
 )
-from tournaments.standings.tables import QuickBodyMixin, StandingsTable
 
 pytestmark = pytest.mark.django_db
 

@@ -31,7 +31,6 @@ NARROW_NUM = {"th": {"class": "num hide-narrow"}, "td": {"class": "num hide-narr
 
 
 PROVISIONAL_TITLE = _("provisional: games entered at the table, not yet confirmed")
-PROVISIONAL_LEGEND = _("* provisional: includes games entered at the table, not yet confirmed")
 
 
 class QuickBodyMixin:
