@@ -36,6 +36,8 @@ from tournaments.models import (
 from tournaments.registry.services import registration_add, tournament_create, unique_slug
 
 SEASON_SETTINGS = ("teams_best_n", "team_size", "substitutes", "min_series", "best_series")
+# Tables per `pk IN (...)` of `venue_restore` (SQLite allows 999 parameters in older versions).
+VENUE_BATCH = 900
 
 
 def _open_season(season: Season) -> Season:
@@ -261,15 +263,25 @@ def venue_restore(
         venue = validated(Venue(tournament=tournament, name=name.strip(), secretary=secretary))
         venue.save()
         venue.teams.set(teams)
+        # One read of the match day's tables and one UPDATE per batch of them (a season
+        # document names thousands), not one UPDATE per table.
+        free = {
+            (series, number): pk
+            for pk, series, number in Table.objects.filter(
+                series__tournament=tournament, venue=None
+            ).values_list("pk", "series__number", "number")
+        }
+        pks = []
         for series, number in tables:
-            updated = Table.objects.filter(
-                series__tournament=tournament, series__number=series, number=number, venue=None
-            ).update(venue=venue)
-            if not updated:
+            pk = free.pop((series, number), None)
+            if pk is None:
                 raise UserError(
                     _("Series %(series)s has no table %(table)s without a venue.")
                     % {"series": series, "table": number}
                 )
+            pks.append(pk)
+        for start in range(0, len(pks), VENUE_BATCH):
+            Table.objects.filter(pk__in=pks[start : start + VENUE_BATCH]).update(venue=venue)
     return venue
 
 
