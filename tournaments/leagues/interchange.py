@@ -39,7 +39,7 @@ from tournaments.leagues.services import (
     league_create,
     league_season_create,
     match_day_confirm,
-    roster_add,
+    roster_restore,
     season_close,
     season_update,
     team_create,
@@ -55,9 +55,8 @@ from tournaments.models import (
 )
 from tournaments.registry.services import (
     club_create,
-    player_create,
+    players_create,
     season_create,
-    tournament_update,
 )
 
 FORMAT = "skat-season/1"
@@ -256,13 +255,33 @@ def import_season_file(path: str) -> Season:
         return season
 
 
-def _match_day_import(day: dict, feed: stream.TableFeed | None):
+def _match_day_import(day: dict, season: Season, feed: stream.TableFeed | None):
+    """The match day's tournament, created in the season (not moved there afterwards)."""
+    options = {
+        "club": day["host"],
+        "season": season,
+        "published": bool(day.get("published", True)),
+    }
     if feed is None:
-        return import_source(day["tournament"], club=day["host"])
+        return import_source(day["tournament"], **options)
     feed.start(day["tournament"])
     return import_source(
-        day["tournament"], club=day["host"], tables_of=feed.tables_of, finished=feed.finished
+        day["tournament"], tables_of=feed.tables_of, finished=feed.finished, **options
     )
+
+
+def _members(roster: list[dict], club: Club) -> list[tuple[Player, bool]]:
+    """A roster's players: the club's first player of each name (by id), else a new one."""
+    names = [member["name"] for member in roster]
+    found: dict[str, Player] = {}
+    for player in Player.objects.filter(name__in=names, club=club).order_by("-pk"):
+        found[player.name] = player  # the first by id is written last
+    new = list(dict.fromkeys(name for name in names if name not in found))
+    for name, player in zip(
+        new, players_create([{"name": name, "club": club} for name in new]), strict=True
+    ):
+        found[name] = player
+    return [(found[member["name"]], bool(member.get("substitute"))) for member in roster]
 
 
 def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
@@ -292,14 +311,7 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
             days = []
             for i, day in enumerate(doc["match_days"]):
                 place = f"match_days[{i}]"
-                tournament = _match_day_import(day, feed)
-                days.append(
-                    tournament_update(
-                        tournament=tournament,
-                        season=season,
-                        published=bool(day.get("published", True)),
-                    )
-                )
+                days.append(_match_day_import(day, season, feed))
             teams = {}
             for i, entry in enumerate(doc["teams"]):
                 place = f"teams[{i}]"
@@ -307,11 +319,7 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
                 team = teams[entry["name"]] = team_create(
                     season=season, club=club, name=entry["name"]
                 )
-                for member in entry["roster"]:
-                    player = Player.objects.filter(name=member["name"], club=club).order_by(
-                        "pk"
-                    ).first() or player_create(name=member["name"], club=club)
-                    roster_add(team=team, player=player, substitute=bool(member.get("substitute")))
+                roster_restore(team=team, members=_members(entry["roster"], club))
             for i, (day, tournament) in enumerate(zip(doc["match_days"], days, strict=True)):
                 place = f"match_days[{i}]"
                 for j, venue in enumerate(day["venues"]):
