@@ -54,6 +54,7 @@ class LeanRows:
 
     MARKER = "leanRows"
     batch = 1000
+    texts_kept = 20_000
 
     def __init__(self, ws, header: list[WriteOnlyCell]):
         self.ws = ws
@@ -67,6 +68,9 @@ class LeanRows:
         ws._writer.xf.send(None)
         ws._rows = (row for row in ())  # the rows are ours: ws.close() writes the tail only
         self.letters = [get_column_letter(n) for n in range(1, len(header) + 1)]
+        # A text's cell after its reference, kept once per text: a sheet of games repeats
+        # a few hundred texts (names, labels, "x") a million times.
+        self.texts: dict[str, str] = {}
         self.rows = 1
         self.pending: list[str] = []
         self.file = tempfile.TemporaryFile()  # noqa: SIM115 (lives until close())
@@ -80,13 +84,19 @@ class LeanRows:
         self.rows += 1
         r = str(self.rows)
         cells = []
+        texts = self.texts
         for letter, value in zip(self.letters, values, strict=True):
             if value is None:
                 continue
             if type(value) is int:  # most cells: kept inline, this runs millions of times
                 cells.append(f'<c r="{letter}{r}"><v>{value}</v></c>')
             elif value != "":
-                cells.append(self.cell(letter + r, value))
+                text = texts.get(value) if type(value) is str else None
+                if text is None:
+                    text = self.cell("", value)[len('<c r=""') :]
+                    if type(value) is str and len(texts) < self.texts_kept:
+                        texts[value] = text
+                cells.append(f'<c r="{letter}{r}"{text}')
         self.pending.append(f'<row r="{r}">{"".join(cells)}</row>')
         if len(self.pending) >= self.batch:
             self.flush()
