@@ -24,7 +24,6 @@ The fast C parser of `ijson` (yajl2_c) is used when it is installed, else the be
 from __future__ import annotations
 
 import codecs
-import gc
 import json
 import shutil
 import sys
@@ -35,6 +34,7 @@ from typing import BinaryIO
 
 import ijson
 
+from skatclub.runtime import collector_for_import
 from tournaments.interchange.writer import import_source
 from tournaments.models import Club, Tournament
 
@@ -207,29 +207,13 @@ def opened(path: str) -> Iterator[BinaryIO]:
         yield file
 
 
-@contextmanager
-def _fewer_collections():
-    """The cyclic garbage collector run less often while a file is imported.
-
-    An import makes millions of short-lived objects (the parsed games, their rows), all
-    freed by reference counting, while it keeps a chunk of rows: at the default thresholds
-    the collector walks the kept rows over and over, about a tenth of an import's time.
-    """
-    before = gc.get_threshold()
-    gc.set_threshold(50_000, 20, 100)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-
-
 def import_file(path: str, *, club: Club | str | None = None, replace: bool = False) -> Tournament:
     """Import the document in file `path` ("-": standard input, kept in a temporary file to
     be read twice). Raises OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError
     or NotAnObject for a file that holds no document, InterchangeError for a document
     that cannot be imported (nothing written)."""
     with ExitStack() as stack:
-        stack.enter_context(_fewer_collections())
+        stack.enter_context(collector_for_import())
         file = stack.enter_context(opened(path))
         document = _tournament_outline(file)
         if document is None:

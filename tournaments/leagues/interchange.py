@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from skatclub.runtime import collector_for_import
 from tournaments.errors import UserError
 from tournaments.interchange import InterchangeError, export_document, stream
 from tournaments.interchange.writer import import_source
@@ -240,7 +241,7 @@ def import_season_file(path: str) -> Season:
     """Import the season document in file `path` ("-": standard input) as a stream. Raises
     what `stream.import_file` raises for a file that holds no document, and
     SeasonDocumentError for a document that cannot be imported (nothing written)."""
-    with stream.opened(path) as file:
+    with collector_for_import(), stream.opened(path) as file:
         outline = stream.outline(file, _SEASON_PATH_KEYS)
         if outline is None or not _streamable(outline):
             document = stream.read_whole(file)
