@@ -20,9 +20,10 @@ objects, all freed by their reference counts, while it keeps a chunk of rows (20
 games), which the collector at Python's thresholds walked again and again. Measured on the
 2,000-player, 96,000-game import of bench/importing.py (PostgreSQL, the process set up as
 manage.py sets it up, the collector timed with `gc.callbacks`; a loaded 2-core machine):
-2.4 s of collection in 688 passes at Python's thresholds, 1.1-1.3 s in 5-6 passes at
-these; the command's wall time, 7 interleaved runs each: median 63.5 s without, 56.4 s
-with (noisy: paired differences from -16 to +16 s).
+medians of 3 interleaved imports, 4.3 s of collection in 691 passes at Python's
+thresholds, 1.3 s in 5 passes at these (wall 55.1 s and 47.5 s); the command's wall time,
+7 interleaved runs each: median 63.5 s without, 56.4 s with (noisy: paired differences
+from -16 to +16 s).
 
 While Django and the site load, the collector is paused (`collector_pause_for_start`,
 first thing in `manage.py` and in `wsgi.py`); once every app is ready (`collector_resume`,
