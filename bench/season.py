@@ -30,7 +30,8 @@ quoted, with a PASS or MISS line per target (exit status 1 if any is missed).
 
 Usage:
 
-    python bench/season.py [--repeat 3] [--seed 1]
+    python bench/season.py [--repeat 3] [--seed 1] [--no-import | --import-only]
+    python bench/season.py --writers    # the Games rows: LeanRows against ws.append
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/skat_bench_season python bench/season.py
 """
 
@@ -332,6 +333,7 @@ def export_matches(url: str, path: Path) -> bool:
         "-c",
         "from tournaments.models import Season; print(Season.objects.get().slug)",
     ).stdout.strip()
+    slug = slug.splitlines()[-1]  # after the shell's own lines
     return _manage(url, "export_season", slug).stdout == path.read_text(encoding="utf-8")
 
 
@@ -525,6 +527,7 @@ def main(argv=None) -> int:
         help="only: the workbooks with LeanRows and with openpyxl's public append",
     )
     parser.add_argument("--no-import", action="store_true", help="skip the import_season runs")
+    parser.add_argument("--import-only", action="store_true", help="the import_season runs only")
     args = parser.parse_args(argv)
     OUT.mkdir(exist_ok=True)
     url = os.environ.get("DATABASE_URL") or DEFAULT_DB
@@ -544,6 +547,18 @@ def main(argv=None) -> int:
         kind: Game.objects.filter(table__series__tournament__season=season).count()
         for kind, season in seasons.items()
     }
+    checks = []
+    if not args.import_only:
+        checks += tables_and_workbooks(args, seasons, halves, games)
+    if not args.no_import:
+        checks += imports(args, url)
+    for label, ok in checks:
+        print(f"{'PASS' if ok else 'MISS'}  {label}")
+    return 0 if all(ok for _label, ok in checks) else 1
+
+
+def tables_and_workbooks(args, seasons: dict, halves: dict, games: dict) -> list:
+    """1 and 3: the workbooks and the season tables against the floor."""
     checks = []
 
     # 1 and 3, interleaved: workbook, tables cold, floor; season by season, round by round.
@@ -600,64 +615,66 @@ def main(argv=None) -> int:
         ),
     )
 
-    # 2: import_season in a subprocess, into the emptied second database.
-    if not args.no_import:
-        target = import_url(url)
-        _create_if_missing(target)
-        _manage(target, "migrate", "--no-input")
-        documents = {
-            "league": document_path("league", args.seed),
-            "club half": document_path("club", args.seed, half=True),
-            "club": document_path("club", args.seed),
-        }
-        counted = {name: games_in(path) for name, path in documents.items()}
-        runs = {name: [] for name in documents}
-        peaks = {name: [] for name in documents}
-        same = {}
-        for _round in range(args.repeat):
-            for name, path in documents.items():  # interleaved
-                seconds, peak = import_once(target, path)
-                runs[name].append(seconds)
-                peaks[name].append(peak)
-                if name not in same and not name.endswith("half"):
-                    same[name] = export_matches(target, path)
+    return checks
+
+
+def imports(args, url: str) -> list:
+    """2: import_season in a subprocess, into the emptied second database."""
+    checks = []
+    target = import_url(url)
+    _create_if_missing(target)
+    _manage(target, "migrate", "--no-input")
+    documents = {
+        "league": document_path("league", args.seed),
+        "club half": document_path("club", args.seed, half=True),
+        "club": document_path("club", args.seed),
+    }
+    counted = {name: games_in(path) for name, path in documents.items()}
+    runs = {name: [] for name in documents}
+    peaks = {name: [] for name in documents}
+    same = {}
+    for _round in range(args.repeat):
+        for name, path in documents.items():  # interleaved
+            seconds, peak = import_once(target, path)
+            runs[name].append(seconds)
+            peaks[name].append(peak)
+            if name not in same and not name.endswith("half"):
+                same[name] = export_matches(target, path)
+    print(
+        f"{'document':<10} {'games':>7} {'MB file':>8} {'median s':>9} {'games/s':>8} "
+        f"{'peak MB':>8}"
+    )
+    rates = {}
+    for name, path in documents.items():
+        rates[name] = counted[name] / statistics.median(runs[name])
         print(
-            f"{'document':<10} {'games':>7} {'MB file':>8} {'median s':>9} {'games/s':>8} "
-            f"{'peak MB':>8}"
+            f"{name:<10} {counted[name]:>7} {path.stat().st_size / 2**20:>8.1f} "
+            f"{statistics.median(runs[name]):>9.2f} {rates[name]:>8.0f} "
+            f"{statistics.median(peaks[name]):>8.1f}"
+            f"   (runs: {', '.join(f'{t:.2f}' for t in runs[name])} s)"
         )
-        rates = {}
-        for name, path in documents.items():
-            rates[name] = counted[name] / statistics.median(runs[name])
-            print(
-                f"{name:<10} {counted[name]:>7} {path.stat().st_size / 2**20:>8.1f} "
-                f"{statistics.median(runs[name]):>9.2f} {rates[name]:>8.0f} "
-                f"{statistics.median(peaks[name]):>8.1f}"
-                f"   (runs: {', '.join(f'{t:.2f}' for t in runs[name])} s)"
-            )
-        for name in ("league", "club"):
-            checks.append(
-                (
-                    f"import_season >= {GAMES_PER_SECOND} games/s, {name} season "
-                    f"({rates[name]:.0f} games/s)",
-                    rates[name] >= GAMES_PER_SECOND,
-                )
-            )
-        growth = statistics.median(peaks["club"]) - statistics.median(peaks["club half"])
+    for name in ("league", "club"):
         checks.append(
             (
-                f"import_season's peak memory does not grow with the document ({growth:+.1f} MB "
-                f"from {counted['club half']} to {counted['club']} games; limit "
-                f"{MEMORY_GROWTH_MB} MB)",
-                growth < MEMORY_GROWTH_MB,
+                f"import_season >= {GAMES_PER_SECOND} games/s, {name} season "
+                f"({rates[name]:.0f} games/s)",
+                rates[name] >= GAMES_PER_SECOND,
             )
         )
-        checks += [
-            (f"export -> import -> export gives the same bytes, {name} season", ok)
-            for name, ok in same.items()
-        ]
-    for label, ok in checks:
-        print(f"{'PASS' if ok else 'MISS'}  {label}")
-    return 0 if all(ok for _label, ok in checks) else 1
+    growth = statistics.median(peaks["club"]) - statistics.median(peaks["club half"])
+    checks.append(
+        (
+            f"import_season's peak memory does not grow with the document ({growth:+.1f} MB "
+            f"from {counted['club half']} to {counted['club']} games; limit "
+            f"{MEMORY_GROWTH_MB} MB)",
+            growth < MEMORY_GROWTH_MB,
+        )
+    )
+    checks += [
+        (f"export -> import -> export gives the same bytes, {name} season", ok)
+        for name, ok in same.items()
+    ]
+    return checks
 
 
 if __name__ == "__main__":
