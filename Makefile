@@ -95,6 +95,7 @@ bench: $(STAMP) bytecode
 	$(PY) bench/scoring.py
 	$(PY) bench/standings.py
 	$(PY) bench/importing.py
+	$(PY) bench/season.py
 	$(PY) bench/load.py
 
 # The load benchmark only, a few seconds per phase (a smoke run on a busy machine).

@@ -47,3 +47,22 @@ def test_the_load_bench_takes_a_running_tournament_with_room_for_its_games():
     assert load.open_games(second) == left
     with pytest.raises(ValueError):  # more than a new one has
         load.running_tournament(12, series=2, room=left + 1)
+
+
+@pytest.mark.django_db
+def test_the_season_bench_measures_two_small_seasons():
+    from bench import season as bench
+    from tournaments.leagues.interchange import export_season, import_season
+
+    league = bench.generate_league(5, clubs=2, days=2, series=1)
+    club = bench.generate_club(5, players=12, evenings=2, series=1)
+    for season in (league, club):
+        # The floor's sums are the season tables' (players, and teams per match day).
+        assert bench.floor_disagreements(season) == 0
+        assert bench.tables_queries(season) > 0
+        # Both row writers of --writers give the same cells.
+        public = bench.with_writer(bench.PublicRows, lambda s=season: bench.workbook(s))
+        assert list(bench.cells(bench.workbook(season))) == list(bench.cells(public))
+    # The half of a season's document imports beside the whole.
+    half = import_season(bench.halved(export_season(league)))
+    assert half.name.endswith(" (half)") and half.tournaments.count() == 1

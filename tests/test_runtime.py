@@ -86,3 +86,14 @@ def test_the_collector_is_left_alone_where_it_was_not_paused_for_the_start():
         assert not gc.isenabled() and gc.get_freeze_count() == frozen
     finally:
         gc.enable()
+
+
+def test_an_import_runs_the_collector_less_often_and_then_as_before():
+    import gc
+
+    from skatclub import runtime
+
+    before = gc.get_threshold()
+    with runtime.collector_for_import():
+        assert gc.get_threshold() == runtime.IMPORT_THRESHOLDS
+    assert gc.get_threshold() == before

@@ -153,21 +153,22 @@ class SeasonWorkbook(TournamentWorkbook):
     def write_season_games(self, tables: SeasonTables):
         columns = [Column(_("Match day"), 22), Column(_("Venue"), 16)]
         columns += self.game_columns()
-        ws = self.sheet(_("Games"), columns)
-        count = 0
+        self.write_game_rows(_("Games"), columns, self.season_game_rows(tables))
+
+    def season_game_rows(self, tables: SeasonTables):
+        """Every game of every played match day (`game_rows`), after its match day and
+        venue."""
         for day in tables.day_tables:
             self.tournament = day.tournament
             venues = {
-                (series, number): venue or ""
+                (series, number): venue
                 for series, number, venue in Table.objects.filter(
                     series__tournament=day.tournament
                 ).values_list("series__number", "number", "venue__name")
             }
+            name = day.tournament.name
             for values in self.game_rows():
-                venue = venues.get((values[0], values[1]), "")
-                ws.append(self.formatted(ws, columns, (day.tournament.name, venue, *values)))
-                count += 1
-        self.finish(ws, columns, count)
+                yield (name, venues.get((values[0], values[1])), *values)
 
 
 SIZE = 8.5

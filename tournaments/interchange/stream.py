@@ -14,13 +14,16 @@ for a list's items), a `series` or `tables` key given twice, a `games` list outs
 table; such a document, and one `ijson` refuses, is read whole with `json` instead, as
 before (the JSON module then names the first error of a file that is not JSON).
 
+A season document (`leagues.interchange`, `skat-season/1`) is read the same way: its
+outline holds every match day's tournament outline, and one stream of tables
+(`TableFeed`) serves the match days' imports in turn.
+
 The fast C parser of `ijson` (yajl2_c) is used when it is installed, else the best there is.
 """
 
 from __future__ import annotations
 
 import codecs
-import gc
 import json
 import shutil
 import sys
@@ -31,6 +34,7 @@ from typing import BinaryIO
 
 import ijson
 
+from skatclub.runtime import collector_for_import
 from tournaments.interchange.writer import import_source
 from tournaments.models import Club, Tournament
 
@@ -61,7 +65,12 @@ class _Dropped(list):
 _DROPPED = _Dropped()
 
 
-def _outline_type(odd: list):
+# Keys on the way to a table that must not be given twice in an object (the stream of
+# tables would not read what the outline reads).
+TOURNAMENT_PATH_KEYS = frozenset({"series", "tables"})
+
+
+def _outline_type(odd: list, once: frozenset[str]):
     class _Outline(dict):
         """An object of the outline: a `games` list is dropped as soon as it is attached
         (its games are still parsed, and freed one list at a time); keys that would make
@@ -72,7 +81,7 @@ def _outline_type(odd: list):
         def __setitem__(self, key, value):
             if key == "games" and type(value) is list:
                 value = _DROPPED
-            elif key == "item" or ((key == "series" or key == "tables") and key in self):
+            elif key == "item" or (key in once and key in self):
                 odd.append(key)
             dict.__setitem__(self, key, value)
 
@@ -93,64 +102,109 @@ class _Utf8:
         return data
 
 
-def _holds_dropped(value) -> bool:
+def holds_dropped(value) -> bool:
     """Whether a `games` list was let go somewhere in `value` (outside a table)."""
     if value is _DROPPED:
         return True
     if isinstance(value, Mapping):
-        return any(_holds_dropped(v) for v in value.values())
+        return any(holds_dropped(v) for v in value.values())
     if isinstance(value, list):
-        return any(_holds_dropped(v) for v in value)
+        return any(holds_dropped(v) for v in value)
     return False
 
 
-def _read_whole(file: BinaryIO):
+def read_whole(file: BinaryIO):
     """The document read whole, as `json` reads it (its errors are the command's)."""
     file.seek(0)
     return json.loads(file.read().decode("utf-8"))
 
 
-def _outline(file: BinaryIO):
-    """The outline of the document, or None where it must be read whole (module docstring)."""
+def outline(file: BinaryIO, once: frozenset[str] = TOURNAMENT_PATH_KEYS):
+    """The document's outline (every `games` list dropped), or None where it must be read
+    whole: a map key `item`, a key of `once` given twice in an object, or a file `ijson`
+    refuses. Where a dropped `games` list lay outside a table is the caller's to check
+    (`holds_dropped`)."""
     odd: list[str] = []
     try:
         values = list(
             BACKEND.items(
-                _Utf8(file), "", map_type=_outline_type(odd), use_float=True, buf_size=BUFFER
+                _Utf8(file), "", map_type=_outline_type(odd, once), use_float=True, buf_size=BUFFER
             )
         )
     except ijson.JSONError:
         return None
     if len(values) != 1 or odd:
         return None
-    document = values[0]
+    return values[0]
+
+
+def _tournament_outline(file: BinaryIO):
+    """The outline of a tournament document, or None where it must be read whole (module
+    docstring)."""
+    document = outline(file)
     if isinstance(document, Mapping) and any(
-        _holds_dropped(value) for key, value in document.items() if key != "series"
+        holds_dropped(value) for key, value in document.items() if key != "series"
     ):
         return None
     return document
 
 
-def _tables(file: BinaryIO) -> Iterator[dict]:
-    """Every table of the document's series, in full, in document order."""
+def tables(file: BinaryIO, prefix: str = "series.item.tables.item") -> Iterator[dict]:
+    """Every table at `prefix` (ijson's path), in full, in document order."""
     file.seek(0)
-    yield from BACKEND.items(file, "series.item.tables.item", use_float=True, buf_size=BUFFER)
+    yield from BACKEND.items(file, prefix, use_float=True, buf_size=BUFFER)
+
+
+class TableFeed:
+    """Hands a stream of tables to `writer.import_source` one tournament at a time: the
+    tables of each series of the tournament's outline, taken from the stream in document
+    order (`tables_of`); `finished` takes what the checker left of that tournament, so
+    that the next tournament of the same stream starts at its own tables."""
+
+    def __init__(self, stream: Iterator[dict]):
+        self.stream = stream
+        self.owed = 0
+
+    def start(self, document) -> None:
+        """The next tournament: `document` is its outline."""
+        entries = document.get("series") if isinstance(document, Mapping) else None
+        self.owed = sum(
+            len(series["tables"])
+            for series in (entries if isinstance(entries, list) else [])
+            if isinstance(series, Mapping) and isinstance(series.get("tables"), list)
+        )
+
+    def tables_of(self, outlines: list) -> Iterator[dict]:
+        for _outline_table in outlines:
+            self.owed -= 1
+            yield next(self.stream)
+
+    def finished(self) -> None:
+        while self.owed > 0:  # pragma: no cover - the checker reads every table
+            self.owed -= 1
+            next(self.stream)
+
+    def end(self) -> None:
+        if next(self.stream, _END) is not _END:  # pragma: no cover - the outline counts them
+            raise RuntimeError("interchange.stream: tables left over after the series")
 
 
 @contextmanager
-def _fewer_collections():
-    """The cyclic garbage collector run less often while a file is imported.
-
-    An import makes millions of short-lived objects (the parsed games, their rows), all
-    freed by reference counting, while it keeps a chunk of rows: at the default thresholds
-    the collector walks the kept rows over and over, about a tenth of an import's time.
-    """
-    before = gc.get_threshold()
-    gc.set_threshold(50_000, 20, 100)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
+def opened(path: str) -> Iterator[BinaryIO]:
+    """The file at `path` opened to be read twice ("-": standard input, kept in a
+    temporary file)."""
+    if path != "-":
+        with open(path, "rb") as file:
+            yield file
+        return
+    with tempfile.TemporaryFile() as file:
+        source = getattr(sys.stdin, "buffer", None)
+        if source is None:  # a text stream (tests, an embedding program)
+            file.write(sys.stdin.read().encode("utf-8"))
+        else:
+            shutil.copyfileobj(source, file)
+        file.seek(0)
+        yield file
 
 
 def import_file(path: str, *, club: Club | str | None = None, replace: bool = False) -> Tournament:
@@ -159,35 +213,23 @@ def import_file(path: str, *, club: Club | str | None = None, replace: bool = Fa
     or NotAnObject for a file that holds no document, InterchangeError for a document
     that cannot be imported (nothing written)."""
     with ExitStack() as stack:
-        stack.enter_context(_fewer_collections())
-        if path == "-":
-            file = stack.enter_context(tempfile.TemporaryFile())
-            source = getattr(sys.stdin, "buffer", None)
-            if source is None:  # a text stream (tests, an embedding program)
-                file.write(sys.stdin.read().encode("utf-8"))
-            else:
-                shutil.copyfileobj(source, file)
-            file.seek(0)
-        else:
-            file = stack.enter_context(open(path, "rb"))  # noqa: SIM115 - closed by the stack
-        document = _outline(file)
+        stack.enter_context(collector_for_import())
+        file = stack.enter_context(opened(path))
+        document = _tournament_outline(file)
         if document is None:
-            document = _read_whole(file)
+            document = read_whole(file)
             if not isinstance(document, dict):
                 raise NotAnObject
             return import_source(document, club=club, replace=replace)
         if not isinstance(document, dict):
             raise NotAnObject
-        stream = _tables(file)
-
-        def tables_of(outlines: list) -> Iterator[dict]:
-            for _outline_table in outlines:
-                yield next(stream)
+        feed = TableFeed(tables(file))
+        feed.start(document)
 
         def finished():
-            if next(stream, _END) is not _END:  # pragma: no cover - the outline counts them
-                raise RuntimeError("interchange.stream: tables left over after the series")
+            feed.finished()
+            feed.end()
 
         return import_source(
-            document, club=club, replace=replace, tables_of=tables_of, finished=finished
+            document, club=club, replace=replace, tables_of=feed.tables_of, finished=finished
         )

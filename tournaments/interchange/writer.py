@@ -102,8 +102,17 @@ def _outline_tables(entries) -> dict[tuple[int, int], tuple[int, int]]:
 class _Writer:
     """The checker's sink: writes checked tables in chunks inside one transaction."""
 
-    def __init__(self, *, replace: bool, stack: ExitStack):
+    def __init__(
+        self,
+        *,
+        replace: bool,
+        stack: ExitStack,
+        season: Season | None = None,
+        published: bool | None = None,
+    ):
         self.replace = replace
+        self.in_season = season  # a season document's match day: its season, and
+        self.published = published  # whether it is shown, say so instead of an archive
         self.stack = stack
         self.c: _Checker | None = None
         self.clubs: dict[str, Club] = {}
@@ -230,6 +239,10 @@ class _Writer:
                 if key in ("published", "double_entry", "team_best_n")
             }
             season = self.season(archive.season, owner)
+        if self.in_season is not None:
+            season = self.in_season
+        if self.published is not None:
+            extra["published"] = self.published
         tournament = tournament_create(
             club=owner,
             name=settings.name,
@@ -401,13 +414,21 @@ class _Writer:
 
 
 def import_source(
-    doc, *, club=None, replace: bool = False, tables_of=iter, finished=None
+    doc,
+    *,
+    club=None,
+    replace: bool = False,
+    tables_of=iter,
+    finished=None,
+    season: Season | None = None,
+    published: bool | None = None,
 ) -> Tournament:
     """Check and write a document whose series' tables `tables_of` gives in full (see
     `check_series`; `finished()` is called after the last); InterchangeError with every
-    message, and nothing written, if wrong."""
+    message, and nothing written, if wrong. `season` and `published` (a season document's
+    match day, `leagues.interchange`) are the new tournament's, over the archive's."""
     with ExitStack() as stack:
-        writer = _Writer(replace=replace, stack=stack)
+        writer = _Writer(replace=replace, stack=stack, season=season, published=published)
         checker = writer.c = _Checker(doc, club, sink=writer.take)
         try:
             ids = checker.check_head()

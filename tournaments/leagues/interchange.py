@@ -4,9 +4,13 @@ its match days, each holding its tournament as a `skat-tournament/1` document
 
 Export writes what identifies a season anywhere (names, not database ids, slugs or user
 accounts); import is all-or-nothing: the document is checked first, every match day goes
-through `interchange.import_document`, and any problem is raised as one
-`SeasonDocumentError` with located messages ("match_days[2].venues[0]: ...") while nothing
-is written. Export → import → export gives the same bytes (`season_text`).
+through the tournament import (`interchange.writer.import_source`), and any problem is
+raised as one `SeasonDocumentError` with located messages ("match_days[2].venues[0]: ...")
+while nothing is written. Export → import → export gives the same bytes (`season_text`).
+
+`import_season_file` reads a file as the tournament import does (`interchange.stream`):
+an outline of the whole season without its games, then one stream of the match days'
+tables, checked and written a chunk at a time, so memory does not grow with the document.
 
 Choices:
 - players on rosters are found by name within the team's club (the first by id), else
@@ -23,17 +27,20 @@ Choices:
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from skatclub.runtime import collector_for_import
 from tournaments.errors import UserError
-from tournaments.interchange import InterchangeError, export_document, import_document
+from tournaments.interchange import InterchangeError, export_document, stream
+from tournaments.interchange.writer import import_source
 from tournaments.leagues.services import (
     league_create,
     league_season_create,
     match_day_confirm,
-    roster_add,
+    roster_restore,
     season_close,
     season_update,
     team_create,
@@ -49,9 +56,8 @@ from tournaments.models import (
 )
 from tournaments.registry.services import (
     club_create,
-    player_create,
+    players_create,
     season_create,
-    tournament_update,
 )
 
 FORMAT = "skat-season/1"
@@ -201,9 +207,88 @@ def _club(name: str) -> Club:
     return Club.objects.filter(name=name).first() or club_create(name=name)
 
 
-def import_season(doc) -> Season:
+# The keys on the way from the season document to a table, each once per object.
+_SEASON_PATH_KEYS = stream.TOURNAMENT_PATH_KEYS | {"match_days", "tournament"}
+_TABLES = "match_days.item.tournament.series.item.tables.item"
+
+
+def _streamable(outline) -> bool:
+    """Whether every `games` list the outline let go lay in a match day's table (else the
+    document is read whole)."""
+    if not isinstance(outline, Mapping):
+        return True
+    days = outline.get("match_days")
+    if any(stream.holds_dropped(v) for k, v in outline.items() if k != "match_days"):
+        return False
+    for day in days if isinstance(days, list) else [days]:
+        if not isinstance(day, Mapping):
+            if stream.holds_dropped(day):
+                return False
+            continue
+        if any(stream.holds_dropped(v) for k, v in day.items() if k != "tournament"):
+            return False
+        tournament = day.get("tournament")
+        if not isinstance(tournament, Mapping):
+            if stream.holds_dropped(tournament):
+                return False
+            continue
+        if any(stream.holds_dropped(v) for k, v in tournament.items() if k != "series"):
+            return False
+    return True
+
+
+def import_season_file(path: str) -> Season:
+    """Import the season document in file `path` ("-": standard input) as a stream. Raises
+    what `stream.import_file` raises for a file that holds no document, and
+    SeasonDocumentError for a document that cannot be imported (nothing written)."""
+    with collector_for_import(), stream.opened(path) as file:
+        outline = stream.outline(file, _SEASON_PATH_KEYS)
+        if outline is None or not _streamable(outline):
+            document = stream.read_whole(file)
+            if not isinstance(document, dict):
+                raise stream.NotAnObject
+            return import_season(document)
+        if not isinstance(outline, dict):
+            raise stream.NotAnObject
+        feed = stream.TableFeed(stream.tables(file, _TABLES))
+        season = import_season(outline, feed=feed)
+        feed.end()
+        return season
+
+
+def _match_day_import(day: dict, season: Season, feed: stream.TableFeed | None):
+    """The match day's tournament, created in the season (not moved there afterwards)."""
+    options = {
+        "club": day["host"],
+        "season": season,
+        "published": bool(day.get("published", True)),
+    }
+    if feed is None:
+        return import_source(day["tournament"], **options)
+    feed.start(day["tournament"])
+    return import_source(
+        day["tournament"], tables_of=feed.tables_of, finished=feed.finished, **options
+    )
+
+
+def _members(roster: list[dict], club: Club) -> list[tuple[Player, bool]]:
+    """A roster's players: the club's first player of each name (by id), else a new one."""
+    names = [member["name"] for member in roster]
+    found: dict[str, Player] = {}
+    for player in Player.objects.filter(name__in=names, club=club).order_by("-pk"):
+        found[player.name] = player  # the first by id is written last
+    new = list(dict.fromkeys(name for name in names if name not in found))
+    for name, player in zip(
+        new, players_create([{"name": name, "club": club} for name in new]), strict=True
+    ):
+        found[name] = player
+    return [(found[member["name"]], bool(member.get("substitute"))) for member in roster]
+
+
+def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
     """Create a season from a `skat-season/1` document, or raise SeasonDocumentError and
-    write nothing."""
+    write nothing. With `feed` the document is an outline (`import_season_file`) whose
+    match days' tables `feed` gives."""
     problems = _check(doc)
     if problems:
         raise SeasonDocumentError(problems)
@@ -227,14 +312,7 @@ def import_season(doc) -> Season:
             days = []
             for i, day in enumerate(doc["match_days"]):
                 place = f"match_days[{i}]"
-                tournament = import_document(day["tournament"], club=day["host"])
-                days.append(
-                    tournament_update(
-                        tournament=tournament,
-                        season=season,
-                        published=bool(day.get("published", True)),
-                    )
-                )
+                days.append(_match_day_import(day, season, feed))
             teams = {}
             for i, entry in enumerate(doc["teams"]):
                 place = f"teams[{i}]"
@@ -242,11 +320,7 @@ def import_season(doc) -> Season:
                 team = teams[entry["name"]] = team_create(
                     season=season, club=club, name=entry["name"]
                 )
-                for member in entry["roster"]:
-                    player = Player.objects.filter(name=member["name"], club=club).order_by(
-                        "pk"
-                    ).first() or player_create(name=member["name"], club=club)
-                    roster_add(team=team, player=player, substitute=bool(member.get("substitute")))
+                roster_restore(team=team, members=_members(entry["roster"], club))
             for i, (day, tournament) in enumerate(zip(doc["match_days"], days, strict=True)):
                 place = f"match_days[{i}]"
                 for j, venue in enumerate(day["venues"]):

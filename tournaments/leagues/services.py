@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -36,6 +37,8 @@ from tournaments.models import (
 from tournaments.registry.services import registration_add, tournament_create, unique_slug
 
 SEASON_SETTINGS = ("teams_best_n", "team_size", "substitutes", "min_series", "best_series")
+# Tables per `pk IN (...)` of `venue_restore` (SQLite allows 999 parameters in older versions).
+VENUE_BATCH = 900
 
 
 def _open_season(season: Season) -> Season:
@@ -124,36 +127,56 @@ def team_create(*, season: Season, club: Club, name: str) -> Team:
 
 def roster_add(*, team: Team, player: Player, substitute: bool = False) -> RosterEntry:
     """Put a player on a team's roster for its season (one team per season, own club)."""
+    return roster_restore(team=team, members=[(player, substitute)])[0]
+
+
+def roster_restore(*, team: Team, members: Sequence[tuple[Player, bool]]) -> list[RosterEntry]:
+    """Put players (each with whether a substitute) on a team's roster, checked in order as
+    `roster_add` checks one, with a few queries for all (a season document's rosters)."""
     with transaction.atomic():
         season = _open_season(team.season)
-        if player.club_id != team.club_id:
-            raise UserError(
-                _("%(player)s is not a member of %(club)s, the club of %(team)s.")
-                % {"player": player.name, "club": team.club.name, "team": team.name}
-            )
-        other = (
-            RosterEntry.objects.filter(season=season, player=player).select_related("team").first()
+        others = dict(
+            RosterEntry.objects.filter(
+                season=season, player__in=[player.pk for player, _sub in members]
+            ).values_list("player_id", "team__name")
         )
-        if other is not None:
-            raise UserError(
-                _(
-                    "%(player)s is already on the roster of %(team)s this season: a player "
-                    "plays for one team per season."
+        on_roster = {False: 0, True: 0}
+        for substitute, count in (
+            RosterEntry.objects.filter(team=team)
+            .values_list("substitute")
+            .annotate(n=Count("pk"))
+            .order_by()
+        ):
+            on_roster[substitute] = count
+        entries = []
+        for player, substitute in members:
+            if player.club_id != team.club_id:
+                raise UserError(
+                    _("%(player)s is not a member of %(club)s, the club of %(team)s.")
+                    % {"player": player.name, "club": team.club.name, "team": team.name}
                 )
-                % {"player": player.name, "team": other.team.name}
+            if player.pk in others:
+                raise UserError(
+                    _(
+                        "%(player)s is already on the roster of %(team)s this season: a "
+                        "player plays for one team per season."
+                    )
+                    % {"player": player.name, "team": others[player.pk]}
+                )
+            limit = season.substitutes if substitute else season.team_size
+            if on_roster[substitute] >= limit:
+                message = (
+                    _("%(team)s already has %(count)s substitutes, the season's limit.")
+                    if substitute
+                    else _("%(team)s already has %(count)s regular players, the season's limit.")
+                )
+                raise UserError(message % {"team": team.name, "count": limit})
+            on_roster[substitute] += 1
+            others[player.pk] = team.name
+            entries.append(
+                RosterEntry(team=team, season=season, player=player, substitute=substitute)
             )
-        on_roster = RosterEntry.objects.filter(team=team, substitute=substitute).count()
-        limit = season.substitutes if substitute else season.team_size
-        if on_roster >= limit:
-            message = (
-                _("%(team)s already has %(count)s substitutes, the season's limit.")
-                if substitute
-                else _("%(team)s already has %(count)s regular players, the season's limit.")
-            )
-            raise UserError(message % {"team": team.name, "count": limit})
-        entry = RosterEntry(team=team, season=season, player=player, substitute=substitute)
-        entry.save()
-    return entry
+        return RosterEntry.objects.bulk_create(entries)
 
 
 def roster_remove(*, entry: RosterEntry) -> None:
@@ -261,15 +284,25 @@ def venue_restore(
         venue = validated(Venue(tournament=tournament, name=name.strip(), secretary=secretary))
         venue.save()
         venue.teams.set(teams)
+        # One read of the match day's tables and one UPDATE per batch of them (a season
+        # document names thousands), not one UPDATE per table.
+        free = {
+            (series, number): pk
+            for pk, series, number in Table.objects.filter(
+                series__tournament=tournament, venue=None
+            ).values_list("pk", "series__number", "number")
+        }
+        pks = []
         for series, number in tables:
-            updated = Table.objects.filter(
-                series__tournament=tournament, series__number=series, number=number, venue=None
-            ).update(venue=venue)
-            if not updated:
+            pk = free.pop((series, number), None)
+            if pk is None:
                 raise UserError(
                     _("Series %(series)s has no table %(table)s without a venue.")
                     % {"series": series, "table": number}
                 )
+            pks.append(pk)
+        for start in range(0, len(pks), VENUE_BATCH):
+            Table.objects.filter(pk__in=pks[start : start + VENUE_BATCH]).update(venue=venue)
     return venue
 
 

@@ -5,14 +5,12 @@ The figures in the files must be those of the selectors that the HTML pages show
 """
 
 import io
-from decimal import Decimal
 
 import pytest
 from openpyxl import Workbook, load_workbook
-from openpyxl.cell import WriteOnlyCell
 
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
-from tournaments.exporters.workbook import LeanRows, TournamentWorkbook, text_cell
+from tournaments.exporters.workbook import TournamentWorkbook, text_cell
 from tournaments.models import Game
 from tournaments.sheets.selectors import table_sheet
 from tournaments.standings.selectors import series_standings, team_standings, tournament_standings
@@ -111,41 +109,6 @@ def test_workbook_of_a_tournament_without_games(tournament):
     book = open_workbook(tournament)
     assert book.sheetnames == ["Standings", "Teams", "Games"]
     assert data_rows(book["Games"]) == []
-
-
-def test_lean_rows_read_back_as_openpyxls_own_rows():
-    """LeanRows writes below openpyxl's API: every cell must read back as if appended."""
-    rows = [
-        (1, -72, 0, None, "Jörg Łukasz", "=1+1", "+1", "-x", "@sum", "a & b <c> \"d\" 'e'"),
-        (None, None, None, None, None, None, None, None, None, None),
-        (2, 10**9, -(10**9), 7, " lead", "trail ", "ß\tü", "x", None, "Grand"),
-    ]
-    workbook = Workbook(write_only=True)
-    plain = workbook.create_sheet("plain")
-    header = [f"h{n}" for n in range(len(rows[0]))]
-    plain.append(header)
-    for row in rows:
-        plain.append([text_cell(plain, v) if isinstance(v, str) else v for v in row])
-    lean_ws = workbook.create_sheet("lean")
-    lean = LeanRows(lean_ws, [WriteOnlyCell(lean_ws, value=title) for title in header])
-    for row in rows:
-        lean.append(row)
-    assert lean.count == len(rows)
-    lean.close()
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    book = load_workbook(buffer)
-    expected = list(book["plain"].iter_rows(values_only=True))
-    assert expected[1][5] == "=1+1" and book["plain"]["F2"].data_type == "s"
-    assert list(book["lean"].iter_rows(values_only=True)) == expected
-    assert book["lean"]["F2"].data_type == "s"
-    assert book["lean"].max_row == 4
-
-
-def test_lean_rows_refuse_a_value_they_cannot_write():
-    for value in (1.5, True, Decimal("1.00")):
-        with pytest.raises(TypeError, match=type(value).__name__):
-            LeanRows.cell("A2", value)
 
 
 def test_workbook_games_sheet_reads_back_cell_by_cell(tournament, worked_table):

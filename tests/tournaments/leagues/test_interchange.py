@@ -1,11 +1,13 @@
 """The season document: export → import → export byte-identical, bad documents write
 nothing; `manage.py standings --season` agrees with the season page."""
 
+import datetime
 import io
 import json
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.urls import reverse
 
 from tests.tournaments.leagues.helpers import play_series
@@ -15,7 +17,12 @@ from tournaments.leagues.interchange import (
     import_season,
     season_text,
 )
-from tournaments.leagues.services import match_day_confirm, season_close
+from tournaments.leagues.services import (
+    match_day_confirm,
+    match_day_create,
+    season_close,
+    venue_create,
+)
 from tournaments.models import Season, Table, Team, Tournament, Venue
 
 pytestmark = pytest.mark.django_db
@@ -152,3 +159,76 @@ def test_the_standings_command_agrees_with_the_season_page(client, confirmed):
     assert [(p["rank"], p["player"], p["list_points"]) for p in printed["players"]] == [
         (r.rank, r.name, r.list_points) for r in tables.players
     ]
+
+
+@pytest.fixture
+def two_days(confirmed, teams):
+    day = match_day_create(
+        season=confirmed.season,
+        name="2. Spieltag",
+        date=datetime.date(2026, 10, 17),
+        club=confirmed.club,
+        published=True,
+        games_per_series_4=4,
+        games_per_series_3=3,
+    )
+    venue_create(tournament=day, name="Zeitz", teams=[teams["Altenburg I"], teams["Zeitz II"]])
+    venue_create(tournament=day, name="Altenburg", teams=[teams["Altenburg II"], teams["Zeitz I"]])
+    play_series(day, seed=11)
+    play_series(day, seed=12)
+    match_day_confirm(tournament=day)
+    return confirmed.season
+
+
+def imported_file(path) -> Season:
+    out = io.StringIO()
+    call_command("import_season", str(path), stdout=out)
+    return Season.objects.get(slug=out.getvalue().strip())
+
+
+def test_a_file_is_read_as_a_stream_in_any_key_order(two_days, tmp_path):
+    text = season_text(two_days)
+    doc = json.loads(text)
+    # Match days before the teams; in each, the tournament before its venues.
+    reordered = {key: doc[key] for key in ("match_days", "season", "teams", "format")}
+    for day in reordered["match_days"]:
+        items = list(day.items())
+        day.clear()
+        day.update(reversed(items))
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(reordered, ensure_ascii=False), encoding="utf-8")
+    remove(two_days)
+    copy = imported_file(path)
+    assert season_text(copy) == text
+    assert Venue.objects.filter(tournament__season=copy).count() == 4
+    assert not Table.objects.filter(series__tournament__season=copy, venue=None).exists()
+
+
+def test_a_file_with_a_key_twice_on_the_way_to_the_tables_is_read_whole(two_days, tmp_path):
+    """JSON takes the last of two `tournament` keys; a stream of tables would hand the
+    tables of both to the match day, so such a file is read whole."""
+    text = season_text(two_days)
+    doc = json.loads(text)
+    days = doc.pop("match_days")
+    first = json.dumps(days[0]["tournament"], ensure_ascii=False)
+    second = '{"tournament": ' + first + ", " + json.dumps(days[1], ensure_ascii=False)[1:]
+    whole = json.dumps(doc, ensure_ascii=False)[:-1]
+    path = tmp_path / "season.json"
+    path.write_text(
+        f'{whole}, "match_days": [{json.dumps(days[0], ensure_ascii=False)}, {second}]}}',
+        encoding="utf-8",
+    )
+    remove(two_days)
+    assert season_text(imported_file(path)) == text
+
+
+def test_a_bad_file_is_refused_whole_with_the_match_days_place(two_days, tmp_path):
+    doc = export_season(two_days)
+    doc["match_days"][1]["tournament"]["series"][1]["tables"][0]["games"][2]["matadors"] = 99
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    remove(two_days)
+    before = _counts()
+    with pytest.raises(CommandError, match=r"match_days\[1\]: series 2, table 1, game 3"):
+        imported_file(path)
+    assert _counts() == before

@@ -5,10 +5,12 @@ import io
 
 import pytest
 from django.urls import reverse
-from openpyxl import load_workbook
+from openpyxl import Workbook, load_workbook
 
 from tests.tournaments.exporters.helpers import pdf_pages
 from tests.tournaments.leagues.helpers import play_series
+from tournaments.exporters.season import SeasonWorkbook
+from tournaments.exporters.workbook import Column
 from tournaments.formats import format_match_points
 from tournaments.leagues.selectors import match_day_table, season_tables
 from tournaments.leagues.services import match_day_confirm, season_close
@@ -188,3 +190,26 @@ def test_the_home_page_names_a_league_season_by_its_league(client, match_day):
     listed = text[text.index("League seasons") :]
     assert "Liga 2026/27</a> <span" in listed and "Ostthüringer Liga" in listed
     assert "None" not in listed
+
+
+def test_the_season_workbooks_games_read_back_as_openpyxls_own_rows(played):
+    """The season's Games sheet (the fast row writer) holds what `ws.append` of the same
+    rows, formatted as every other sheet's, gives: cell by cell, with its number formats."""
+    match_day_confirm(tournament=played)
+    exporter = SeasonWorkbook(played.season)
+    book = load_workbook(io.BytesIO(exporter.render()))
+    columns = [Column("Match day", 22), Column("Venue", 16), *exporter.game_columns()]
+    workbook = Workbook(write_only=True)
+    ws = workbook.create_sheet("Games")
+    ws.append([column.title for column in columns])
+    for values in exporter.season_game_rows(season_tables(played.season)):
+        ws.append(exporter.formatted(ws, columns, values))
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    expected = load_workbook(buffer)["Games"]
+    games = book["Games"]
+    assert games.max_row == expected.max_row == 1 + 4 * 4
+    for row, want in zip(games.iter_rows(min_row=2), expected.iter_rows(min_row=2), strict=True):
+        assert [(c.value, c.number_format, c.data_type) for c in row] == [
+            (c.value, c.number_format, c.data_type) for c in want
+        ]

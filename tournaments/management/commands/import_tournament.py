@@ -10,7 +10,6 @@ chunk at a time, so the memory an import needs does not grow with the file.
 """
 
 import json
-import sys
 
 from django.core import checks
 from django.core.management.base import BaseCommand, CommandError, no_translations
@@ -32,20 +31,6 @@ def file_problem(path: str, error: Exception) -> Exception:
     if isinstance(error, RecursionError):
         return CommandError(f"{path} is nested too deeply to be a tournament")
     return error
-
-
-def read_document(path: str):
-    """The decoded JSON of a file ("-" for standard input), or CommandError (read whole:
-    `import_season` reads a season's documents so)."""
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as file:
-                text = file.read()
-        return json.loads(text)
-    except (OSError, ValueError, RecursionError) as error:
-        raise file_problem(path, error) from None
 
 
 class Command(BaseCommand):
