@@ -393,7 +393,7 @@ def tables_cold(season):
     from django.core.cache import cache
 
     from tournaments.leagues.selectors import season_tables
-    from tournaments.standings.caching import standings_forget
+    from tournaments.caching.standings import standings_forget
 
     cache.clear()
     standings_forget()

@@ -52,7 +52,7 @@ from django.test import Client, RequestFactory  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from tournaments import demo  # noqa: E402
-from tournaments.entry.views import entry_url  # noqa: E402
+from tournaments.shared_views import entry_url  # noqa: E402
 from tournaments.exporters.results import ResultsPdf  # noqa: E402
 from tournaments.exporters.sheets import ScoreSheetsPdf  # noqa: E402
 from tournaments.exporters.workbook import TournamentWorkbook  # noqa: E402
