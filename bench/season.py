@@ -392,8 +392,8 @@ def tables_cold(season):
     """`season_tables` as the first request after a write computes it: no cache."""
     from django.core.cache import cache
 
-    from tournaments.leagues.selectors import season_tables
     from tournaments.caching.standings import standings_forget
+    from tournaments.leagues.selectors import season_tables
 
     cache.clear()
     standings_forget()

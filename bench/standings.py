@@ -52,11 +52,11 @@ from django.test import Client, RequestFactory  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from tournaments import demo  # noqa: E402
-from tournaments.shared_views import entry_url  # noqa: E402
 from tournaments.exporters.results import ResultsPdf  # noqa: E402
 from tournaments.exporters.sheets import ScoreSheetsPdf  # noqa: E402
 from tournaments.exporters.workbook import TournamentWorkbook  # noqa: E402
 from tournaments.models import Club, Game, Penalty, Table, Tournament  # noqa: E402
+from tournaments.shared_views import entry_url  # noqa: E402
 from tournaments.sheets.totals import seat_totals_rebuild  # noqa: E402
 from tournaments.standings.selectors import tournament_standings  # noqa: E402
 
