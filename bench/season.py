@@ -344,14 +344,20 @@ def export_matches(url: str, path: Path) -> bool:
 # match days: per player (the player table) and per team and match day (the team table's
 # match-day results), the team being the player's roster team of the season.
 FLOOR_SQL = """
-SELECT re.team_id, s.tournament_id, st.player_id,
-       SUM(st.list_points), SUM(st.won), SUM(st.lost), COUNT(*)
-FROM tournaments_seat st
-JOIN tournaments_series s ON s.id = st.series_id
-JOIN tournaments_tournament t ON t.id = s.tournament_id
-LEFT JOIN tournaments_rosterentry re ON re.player_id = st.player_id AND re.season_id = t.season_id
-WHERE t.season_id = %s AND t.published
-GROUP BY GROUPING SETS ((st.player_id), (re.team_id, s.tournament_id))
+WITH seats AS (
+    SELECT re.team_id, s.tournament_id, st.player_id, st.list_points, st.won, st.lost
+    FROM tournaments_seat st
+    JOIN tournaments_series s ON s.id = st.series_id
+    JOIN tournaments_tournament t ON t.id = s.tournament_id
+    LEFT JOIN tournaments_rosterentry re
+        ON re.player_id = st.player_id AND re.season_id = t.season_id
+    WHERE t.season_id = %s AND t.published
+)
+SELECT NULL, NULL, player_id, SUM(list_points), SUM(won), SUM(lost), COUNT(*)
+FROM seats GROUP BY player_id
+UNION ALL
+SELECT team_id, tournament_id, NULL, SUM(list_points), SUM(won), SUM(lost), COUNT(*)
+FROM seats GROUP BY team_id, tournament_id
 """
 
 
