@@ -6,7 +6,7 @@ each draw (and again after each game, since its progress changes). Here one pass
 formatting builds the same markup in a few milliseconds: the addresses are reversed once
 and filled in per table and player, the texts escaped as the template escaped them
 (`django.utils.html.escape` is `html.escape`). The markup matches what
-`templates/tournaments/series_detail.html` showed before (tests/tournaments/standings/
+`templates/tournaments/series_detail.html` showed before (tests/tournaments/public/
 test_tables.py checks its parts).
 """
 
