@@ -64,17 +64,18 @@ serve: $(STAMP) bytecode
 
 # The suite in PYTEST_WORKERS processes (pytest-xdist; default one per CPU, 0 for one
 # process), each with its own test database (test_<name>_gw0, _gw1, ...) and live server.
-# An idle worker takes half of a busy one's queue (worksteal): the suite's slowest tests
-# (browser, fuzz) do not end up in one worker's tail. The fuzz tests run a tenth of their
-# examples unless FUZZ_FULL=1 (tests/test_fuzz.py; .ci/run sets it for one of its runs).
-# Measured in a fresh clone on these 2 cores (load average about 3): make test 5 min 39 s
-# (2,481 tests), make test-postgres with FUZZ_FULL=1 9 min 9 s, the whole .ci/run 14 min 53 s
-# (the suite in one process took about 10 min on a quiet machine, 21-24 on a shared one).
+# The browser tests share one worker (`xdist_group`, tests/browser/conftest.py), one
+# chromium at a time; the other tests are spread by load (loadgroup). The fuzz tests run
+# a tenth of their examples unless FUZZ_FULL=1 (tests/test_fuzz.py; .ci/run sets it for one of its runs).
+# Measured in a fresh clone on these 2 cores (load average about 3), browser tests spread
+# over both workers: make test 5 min 39 s (2,481 tests), make test-postgres with
+# FUZZ_FULL=1 9 min 9 s, the whole .ci/run 14 min 53 s (the suite in one process took about
+# 10 min on a quiet machine, 21-24 on a shared one).
 # Each worker imports the project and the test modules: compiled once (bytecode), and
 # pytest's rewritten test modules kept in __pycache__ even where PYTHONDONTWRITEBYTECODE
 # is set, a worker collects the suite in 5 s instead of 15 (load average 11).
 PYTEST_WORKERS ?= auto
-PYTEST_ARGS := -n $(PYTEST_WORKERS) --dist worksteal
+PYTEST_ARGS := -n $(PYTEST_WORKERS) --dist loadgroup
 TEST_ENV := $(DEV_ENV) PYTHONDONTWRITEBYTECODE=
 test: $(STAMP) bytecode browser-deps
 	$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
