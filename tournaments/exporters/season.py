@@ -282,9 +282,7 @@ class SeasonResultsPdf(PdfDocument):
                         row.rank if row.rank is not None else "–",
                         row.name,
                         row.team,
-                        row.series_played
-                        if row.series_counted == row.series_played
-                        else f"{row.series_counted}/{row.series_played}",
+                        row.series,
                         row.list_points,
                     ]
                     for row in tables.players

@@ -120,6 +120,14 @@ class PlayerRow:
     lost: int
     days: dict[str, int] = field(default_factory=dict)  # tournament slug → list points
 
+    @property
+    def series(self) -> str:
+        """The series as every output shows them: "14", or "10/14" where only the best 10
+        of 14 count."""
+        if self.series_counted == self.series_played:
+            return str(self.series_played)
+        return f"{self.series_counted}/{self.series_played}"
+
     def sort_key(self):
         return (-self.list_points, -self.won, self.lost, self.name.casefold())
 

@@ -71,10 +71,3 @@ class SeasonPlayerTable(tables.Table):
         sequence = ["rank", "name", "team", *(n for n, _c in extra)]
         sequence += ["series", "won", "lost", "list_points"]
         super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
-
-    def render_series(self, record):
-        if record.series_counted == record.series_played:
-            return str(record.series_played)
-        return f"{record.series_counted}/{record.series_played}"
-
-    value_series = render_series

@@ -500,13 +500,6 @@ class SeasonPlayersTable(QuickBodyMixin, tables.Table):
     def value_name(self, record):
         return record.name
 
-    def render_series(self, record):
-        if record.series_counted == record.series_played:
-            return str(record.series_played)
-        return f"{record.series_counted}/{record.series_played}"
-
-    value_series = render_series
-
     def order_rank(self, queryset, is_descending):
         # The unranked (None) stay below the ranked, either way.
         ranked = sorted(
