@@ -137,9 +137,10 @@ print(json.dumps({
 """
 
 
-def import_once(url: str, path: Path) -> tuple[float, float, str]:
-    """(seconds, peak RSS in MB, slug) of one `import_tournament --replace` subprocess."""
-    command = [sys.executable, str(MANAGE), "import_tournament", str(path), "--replace"]
+def measured(url: str, *args: str) -> dict:
+    """One `manage.py ARGS` in a child of its own: its seconds, peak RSS (kB), stdout;
+    a failure ends the benchmark with the command's error."""
+    command = [sys.executable, str(MANAGE), *args]
     wrapper = subprocess.run(
         [sys.executable, "-c", _WRAPPER, *command],
         env=_env(url),
@@ -149,7 +150,13 @@ def import_once(url: str, path: Path) -> tuple[float, float, str]:
     )
     result = json.loads(wrapper.stdout)
     if result["returncode"] != 0:
-        raise SystemExit(f"import_tournament failed:\n{result['stderr']}")
+        raise SystemExit(f"{args[0]} failed:\n{result['stderr']}")
+    return result
+
+
+def import_once(url: str, path: Path) -> tuple[float, float, str]:
+    """(seconds, peak RSS in MB, slug) of one `import_tournament --replace` subprocess."""
+    result = measured(url, "import_tournament", str(path), "--replace")
     return result["seconds"], result["peak_kb"] / 1024, result["stdout"].strip()
 
 

@@ -44,7 +44,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 import urllib.parse
@@ -52,8 +51,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.importing import _manage, measured  # noqa: E402
+
 OUT = ROOT / "bench" / "out"
-MANAGE = ROOT / "manage.py"
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/skatclub_bench_season"
 SECRET = "benchmark-only"
 WORKBOOK_SECONDS = 5.0
@@ -274,54 +275,10 @@ def games_in(path: Path) -> int:
 # -- import ------------------------------------------------------------------------------
 
 
-def _env(url: str) -> dict:
-    env = dict(os.environ)
-    env.setdefault("DJANGO_SECRET_KEY", SECRET)
-    env.setdefault("DJANGO_DEBUG", "0")
-    env["DATABASE_URL"] = url
-    return env
-
-
-def _manage(url: str, *args: str):
-    return subprocess.run(
-        [sys.executable, str(MANAGE), *args],
-        env=_env(url),
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-
-
-# Run in a child of its own, so that its RUSAGE_CHILDREN is the import alone.
-_WRAPPER = """
-import json, resource, subprocess, sys, time
-started = time.perf_counter()
-result = subprocess.run(sys.argv[1:], capture_output=True, text=True)
-seconds = time.perf_counter() - started
-print(json.dumps({
-    "seconds": seconds,
-    "peak_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
-    "returncode": result.returncode,
-    "stdout": result.stdout,
-    "stderr": result.stderr,
-}))
-"""
-
-
 def import_once(url: str, path: Path) -> tuple[float, float]:
     """(seconds, peak RSS in MB) of one `manage.py import_season` into an emptied database."""
     _manage(url, "flush", "--no-input")
-    command = [sys.executable, str(MANAGE), "import_season", str(path)]
-    wrapper = subprocess.run(
-        [sys.executable, "-c", _WRAPPER, *command],
-        env=_env(url),
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    result = json.loads(wrapper.stdout)
-    if result["returncode"] != 0:
-        raise SystemExit(f"import_season failed:\n{result['stderr']}")
+    result = measured(url, "import_season", str(path))
     return result["seconds"], result["peak_kb"] / 1024
 
 
