@@ -6,7 +6,7 @@ the OpenAPI document). `standings_json_view` is the plain Django view of
 from __future__ import annotations
 
 from django.db.models import Count, Q
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 from ninja import Query, Router
@@ -16,7 +16,7 @@ from ninja.pagination import LimitOffsetPagination, paginate
 from tournaments import permissions
 from tournaments.api import schemas
 from tournaments.caching.answers import conditional
-from tournaments.caching.standings import series_standings_of, standings_of
+from tournaments.caching.standings import rows_json, series_standings_of, standings_of
 from tournaments.caching.states import (
     player_state,
     season_state,
@@ -30,7 +30,7 @@ from tournaments.models import Category, Game, Player, Season, Series, Table, To
 from tournaments.sheets.selectors import games_since, table_sheet
 from tournaments.standings.selectors import (
     player_statistics,
-    standings_json,
+    standing_json,
     team_standings,
 )
 
@@ -119,8 +119,26 @@ def _standing_out(row) -> dict:
         "lost": row.lost,
         "others_lost": row.others_lost,
         "provisional": row.provisional,
-        "series": [vars(result) for _n, result in sorted(row.series.items())],
+        "series": [
+            {
+                "number": result.number,
+                "table": result.table,
+                "list_points": result.list_points,
+                "game_points": result.game_points,
+                "won": result.won,
+                "lost": result.lost,
+                "others_lost": result.others_lost,
+            }
+            for _n, result in sorted(row.series.items())
+        ],
     }
+
+
+def _rendered(text: str) -> HttpResponse:
+    """JSON text as django-ninja answers it (`ninja.renderers.JSONRenderer`: json.dumps as
+    it is, ASCII only), for a layout that a test holds to its operation's schema, so that
+    the rows need not be validated again on every version."""
+    return HttpResponse(text, content_type="application/json; charset=utf-8")
 
 
 class LaidOut:
@@ -206,7 +224,9 @@ def tournament_standings_view(request, slug: str, category: str | None = None):
     """The tournament's standings (rules §2 tie-break order); `category` filters them."""
     tournament = _tournament(request, slug)
     rows = standings_of(tournament, category=_category(category))
-    return [_standing_out(row) for row in rows]
+    # Laid out as StandingOut dumps them (a test holds `_standing_out` to the schema), and
+    # rendered without validating 2,000 rows again: 103 ms of a version's first answer.
+    return _rendered(rows_json(rows, _standing_out, ensure_ascii=True))
 
 
 @router.get("/tournaments/{slug}/teams", response=list[schemas.TeamOut], tags=["standings"])
@@ -516,8 +536,5 @@ def player_detail(request, player_id: int):
 def standings_json_view(request, tournament: str):
     """Exactly the rows of `manage.py standings SLUG --format json` (the same function)."""
     found = _tournament(request, tournament)
-    return JsonResponse(
-        standings_json(found, standings=standings_of(found)),
-        safe=False,
-        json_dumps_params={"ensure_ascii": False},
-    )
+    text = rows_json(standings_of(found), standing_json, ensure_ascii=False)
+    return HttpResponse(text, content_type="application/json")

@@ -7,13 +7,17 @@ pickle through a cache (the answers' bytes are what the cache shares, `answers`)
 after writes to score sheets alone (the tournament's `layout` unchanged) is advanced from
 the latest one computed here (`advance.standings_advance`) instead of computed afresh; the
 series standings, the progress line and the series page's table cards are taken from the
-same version, sharing what did not change.
+same version, sharing what did not change. A JSON answer of the rows is written row by
+row, each row's text kept with the row (`rows_json`), so that a new version writes only the
+rows that changed.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.urls import get_script_prefix
@@ -193,3 +197,26 @@ def _kept(key):
         if rows is not None:
             _standings.move_to_end(key)
         return rows
+
+
+def rows_json(rows: Iterable, layout: Callable[[object], dict], *, ensure_ascii: bool) -> str:
+    """`json.dumps([layout(row) for row in rows], ensure_ascii=...)`, the same text, with
+    each row's text kept with the row (as the pages keep their HTML rows,
+    `public.tables.QuickBodyMixin.keep_rows`): the rows of a version advanced from an older
+    one are the older rows but for those that changed (`advance`), so after a game only
+    those are laid out and written again. A row must not change once laid out; a copy is
+    a new row (`dataclasses.replace`).
+
+    Measured at 2,000 players (CPU, medians of 7): laying the API's rows out took 12.5 ms
+    and writing them 24.0 ms on every version; the join of kept texts takes 0.1 ms."""
+    name = (layout.__module__, layout.__qualname__, ensure_ascii)
+    encode = json.JSONEncoder(ensure_ascii=ensure_ascii).encode
+    texts = []
+    for row in rows:
+        kept = row.__dict__.setdefault("_json_texts", {})
+        text = kept.get(name)
+        if text is None:
+            text = kept[name] = encode(layout(row))
+        texts.append(text)
+    # json.dumps's separator between the items of a list.
+    return "[" + ", ".join(texts) + "]"

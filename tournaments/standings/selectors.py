@@ -291,30 +291,33 @@ def standings_json(
 ) -> list[dict]:
     """The standings as interchange.md "Standings JSON" has them, in rank order
     (`standings`: the tournament's, when the caller has them already)."""
-    return [
-        {
-            "rank": row.rank,
-            "player": row.player_name,
-            "club": row.club or None,
-            "team": row.team or None,
-            "list_points": row.list_points,
-            "game_points": row.game_points,
-            "won": row.won,
-            "lost": row.lost,
-            "others_lost": row.others_lost,
-            "series": [
-                {
-                    "number": result.number,
-                    "list_points": result.list_points,
-                    "game_points": result.game_points,
-                    "won": result.won,
-                    "lost": result.lost,
-                }
-                for result in sorted(row.series.values(), key=lambda r: r.number)
-            ],
-        }
-        for row in (tournament_standings(tournament) if standings is None else standings)
-    ]
+    rows = tournament_standings(tournament) if standings is None else standings
+    return [standing_json(row) for row in rows]
+
+
+def standing_json(row: StandingRow) -> dict:
+    """One row of `standings_json`."""
+    return {
+        "rank": row.rank,
+        "player": row.player_name,
+        "club": row.club or None,
+        "team": row.team or None,
+        "list_points": row.list_points,
+        "game_points": row.game_points,
+        "won": row.won,
+        "lost": row.lost,
+        "others_lost": row.others_lost,
+        "series": [
+            {
+                "number": result.number,
+                "list_points": result.list_points,
+                "game_points": result.game_points,
+                "won": result.won,
+                "lost": result.lost,
+            }
+            for result in sorted(row.series.values(), key=lambda r: r.number)
+        ],
+    }
 
 
 def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:

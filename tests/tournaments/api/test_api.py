@@ -7,13 +7,17 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from ninja.responses import NinjaJSONEncoder
+from pydantic import TypeAdapter
 
 from tests.factories import TournamentFactory
 from tests.tournaments.helpers import GRAND
+from tournaments.api import schemas
 from tournaments.models import Game, Season, Tournament
 from tournaments.registry.services import season_create, tournament_update
 from tournaments.sheets.selectors import games_since, table_sheet
 from tournaments.sheets.services import game_record
+from tournaments.standings.selectors import standings_json
 
 pytestmark = pytest.mark.django_db
 
@@ -103,6 +107,39 @@ def test_standings_json_is_what_the_command_prints(played, client_for):
         list(s) for row in printed for s in row["series"]
     ]
     assert [row["list_points"] for row in served] == [1332, 1320, 1308, 108]
+
+
+@pytest.mark.parametrize("query", ["", "?category=ladies"])
+def test_the_standings_are_the_bytes_django_ninja_would_validate_and_render(
+    played, client_for, query
+):
+    """The tournament standings are rendered without validating every row again (speed):
+    the layout must be exactly what StandingOut gives, no field more or less, every type
+    and the key order the same."""
+    body = client_for(None).get(f"/api/v1/tournaments/{played.slug}/standings{query}").content
+    served = json.loads(body)
+    assert served and all(row["series"] for row in served)
+    validated = TypeAdapter(list[schemas.StandingOut]).dump_python(
+        TypeAdapter(list[schemas.StandingOut]).validate_python(served, strict=True)
+    )
+    assert json.dumps(validated, cls=NinjaJSONEncoder).encode() == body
+
+
+def test_standings_json_is_the_bytes_of_the_rows_dumped_as_a_list(played, client_for):
+    """standings.json is written row by row (each row's text kept): the same bytes as the
+    command's rows dumped at once, before and after a game changes some rows."""
+    client = client_for(None)
+    served = []
+    for write in (True, False):
+        body = client.get(f"/t/{played.slug}/standings.json").content
+        rows = standings_json(Tournament.objects.get(pk=played.pk))
+        assert len(rows) == 4
+        assert body == json.dumps(rows, ensure_ascii=False).encode()
+        served.append(body)
+        if write:
+            tournament_update(tournament=played, games_per_series_4=50)
+            game_record(table=played.series.get().tables.get(), data=GRAND | {"declarer": 2})
+    assert served[0] != served[1]
 
 
 def test_an_unchanged_version_is_304_and_a_new_game_is_a_new_answer(played, client_for):
