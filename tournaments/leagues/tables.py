@@ -1,6 +1,10 @@
-"""django-tables2 tables of the season pages; they lay out `leagues.selectors` rows."""
+"""django-tables2 tables of a season's team and player tables (`leagues.selectors` rows),
+for both pages that show them: the season's tables page (`leagues.views`, a column per
+match day) and a club's season page (`public.views`, sortable)."""
 
 import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.formats import format_match_points
@@ -8,6 +12,7 @@ from tournaments.formats import format_match_points
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}
 HIDE_PHONE_NUM = {"th": {"class": "num hide-phone"}, "td": {"class": "num hide-phone"}}
+NARROW_NUM = {"th": {"class": "num hide-narrow"}, "td": {"class": "num hide-narrow"}}
 
 
 def _day_columns(match_days, accessor):
@@ -19,7 +24,6 @@ def _day_columns(match_days, accessor):
                 accessor=tables.A(accessor(day)),
                 attrs=HIDE_PHONE_NUM,
                 default="–",
-                orderable=False,
             ),
         )
         for number, day in enumerate(match_days, start=1)
@@ -27,7 +31,8 @@ def _day_columns(match_days, accessor):
 
 
 class SeasonTeamTable(tables.Table):
-    """The team table: match points, then list points (rules §4)."""
+    """The team table: match points, then list points (rules §4). Not sortable unless
+    `orderable=True` is given; a column per `match_days`."""
 
     rank = tables.Column(verbose_name="#", attrs=NUM)
     team = tables.Column(verbose_name=_("Team"), attrs={"td": {"class": "name"}})
@@ -50,16 +55,24 @@ class SeasonTeamTable(tables.Table):
     def value_match_points(self, record):
         return format_match_points(record.match_points_won, record.match_points_lost)
 
+    def order_match_points(self, rows, is_descending):
+        ordered = sorted(
+            rows, key=lambda r: (r.match_points_won, -r.match_points_lost), reverse=is_descending
+        )
+        return ordered, True
+
 
 class SeasonPlayerTable(tables.Table):
-    """The player table: the counted series' list points; unranked below the minimum."""
+    """The player table: one column of list points per counted match day, then the
+    counted series ("10/14") and their totals; players below the season's minimum of series
+    are listed without a rank. Not sortable unless `orderable=True` is given."""
 
     rank = tables.Column(verbose_name="#", attrs=NUM, default="–")
     name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
     team = tables.Column(verbose_name=_("Team"), attrs=HIDE_PHONE)
     series = tables.Column(verbose_name=_("Series"), attrs=NUM, empty_values=())
-    won = tables.Column(verbose_name=_("Won"), attrs=HIDE_PHONE_NUM)
-    lost = tables.Column(verbose_name=_("Lost"), attrs=HIDE_PHONE_NUM)
+    won = tables.Column(verbose_name=_("Won"), attrs=NARROW_NUM)
+    lost = tables.Column(verbose_name=_("Lost"), attrs=NARROW_NUM)
     list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
 
     class Meta:
@@ -71,3 +84,28 @@ class SeasonPlayerTable(tables.Table):
         sequence = ["rank", "name", "team", *(n for n, _c in extra)]
         sequence += ["series", "won", "lost", "list_points"]
         super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
+
+    def render_name(self, record):
+        if record.player_id is None:  # a closed season's archive keeps the names only
+            return record.name
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("player_detail", kwargs={"pk": record.player_id}),
+            record.name,
+        )
+
+    def value_name(self, record):
+        return record.name
+
+    def order_rank(self, rows, is_descending):
+        # The unranked (None) stay below the ranked, either way.
+        ranked = sorted(
+            (r for r in rows if r.rank is not None), key=lambda r: r.rank, reverse=is_descending
+        )
+        return ranked + [r for r in rows if r.rank is None], True
+
+    def order_series(self, rows, is_descending):
+        ordered = sorted(
+            rows, key=lambda r: (r.series_counted, r.series_played), reverse=is_descending
+        )
+        return ordered, True

@@ -6,7 +6,6 @@
 from functools import lru_cache, partial
 from html import escape
 from operator import attrgetter
-from types import SimpleNamespace
 
 import django_tables2 as tables
 from django.conf import settings
@@ -20,8 +19,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import A, signature
-
-from tournaments.formats import format_match_points
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}
@@ -448,96 +445,3 @@ class TeamStandingsTable(tables.Table):
 
     def render_members(self, record):
         return ", ".join(f"{m.player_name} ({m.list_points})" for m in record.members)
-
-
-class SeasonPlayersTable(QuickBodyMixin, tables.Table):
-    """A club season's players (`leagues.selectors.PlayerRow`): one column of list points
-    per counted match day, then the counted series and their totals; players below the
-    season's minimum of series are listed without a rank."""
-
-    rank = tables.Column(verbose_name="#", attrs=NUM, default="–")
-    name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
-    team = tables.Column(verbose_name=_("Team"), attrs=HIDE_PHONE)
-    series = tables.Column(verbose_name=_("Series"), attrs=NUM, empty_values=())
-    won = tables.Column(verbose_name=_("Won"), attrs=NARROW_NUM)
-    lost = tables.Column(verbose_name=_("Lost"), attrs=NARROW_NUM)
-    list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
-
-    class Meta:
-        orderable = True
-        empty_text = _("No results yet.")
-
-    def __init__(self, data, *, match_days=(), **kwargs):
-        extra = [
-            (
-                f"day_{day.pk}",
-                tables.Column(
-                    verbose_name=_("Day %(n)s") % {"n": number},
-                    accessor=tables.A(f"days__{day.slug}"),
-                    attrs=HIDE_PHONE_NUM,
-                    default="–",
-                ),
-            )
-            for number, day in enumerate(match_days, start=1)
-        ]
-        sequence = [
-            "rank",
-            "name",
-            "team",
-            *(name for name, _column in extra),
-            "series",
-            "won",
-            "lost",
-            "list_points",
-        ]
-        super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
-
-    def render_name(self, record):
-        if record.player_id is None:  # a closed season's archive keeps the names only
-            return record.name
-        return _player_link(SimpleNamespace(player_id=record.player_id, player_name=record.name))
-
-    def value_name(self, record):
-        return record.name
-
-    def order_rank(self, queryset, is_descending):
-        # The unranked (None) stay below the ranked, either way.
-        ranked = sorted(
-            (r for r in queryset if r.rank is not None),
-            key=lambda r: r.rank,
-            reverse=is_descending,
-        )
-        return ranked + [r for r in queryset if r.rank is None], True
-
-    def order_series(self, queryset, is_descending):
-        ordered = sorted(
-            queryset, key=lambda r: (r.series_counted, r.series_played), reverse=is_descending
-        )
-        return ordered, True
-
-
-class SeasonTeamsTable(tables.Table):
-    """A season's teams (`leagues.selectors.TeamRow`): match points, then list points."""
-
-    rank = tables.Column(verbose_name="#", attrs=NUM)
-    team = tables.Column(verbose_name=_("Team"))
-    match_points = tables.Column(verbose_name=_("Match points"), attrs=NUM, empty_values=())
-    list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
-
-    class Meta:
-        orderable = True
-        empty_text = _("No match day played yet.")
-
-    def render_match_points(self, record):
-        return format_match_points(record.match_points_won, record.match_points_lost)
-
-    def value_match_points(self, record):
-        return format_match_points(record.match_points_won, record.match_points_lost)
-
-    def order_match_points(self, queryset, is_descending):
-        ordered = sorted(
-            queryset,
-            key=lambda r: (r.match_points_won, -r.match_points_lost),
-            reverse=is_descending,
-        )
-        return ordered, True

@@ -21,12 +21,11 @@ from tournaments.caching.standings import (
 )
 from tournaments.caching.states import State, player_state, season_state
 from tournaments.leagues.selectors import season_tables
+from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category, Player, Season, Series, Tournament
 from tournaments.public import charts
 from tournaments.public.tables import (
-    SeasonPlayersTable,
-    SeasonTeamsTable,
     StandingsTable,
     TeamStandingsTable,
 )
@@ -223,8 +222,12 @@ class SeasonDetailView(VersionedPageMixin, TemplateView):
         viewer = self.request.user if self.request.user.is_authenticated else None
         tables = season_tables(season, category=category or None, viewer=viewer)
         counted = tables.counted_days
-        players_table = SeasonPlayersTable(tables.players, match_days=counted, prefix="p-")
-        teams_table = SeasonTeamsTable(tables.teams, prefix="t-")
+        # The tables page's tables (`leagues.tables`), sortable, without its match-day
+        # columns and club column of the teams.
+        players_table = SeasonPlayerTable(
+            tables.players, match_days=counted, prefix="p-", orderable=True
+        )
+        teams_table = SeasonTeamTable(tables.teams, prefix="t-", orderable=True, exclude=["club"])
         RequestConfig(self.request, paginate=False).configure(players_table)
         RequestConfig(self.request, paginate=False).configure(teams_table)
         context.update(
