@@ -1,0 +1,103 @@
+"""The season tables' reads of the seats as SQL written once per shape: each player's totals
+of a match day and each player's best series, summed by the database from the seats'
+stored totals (`sheets.totals`).
+
+A club's annual ranking has some 25,000 seats; the season's tables need none of them one
+by one, only each player's sums per match day (some 5,500 rows). Plain SQL that SQLite and
+PostgreSQL both run, tables and columns named from the models, read as plain tuples
+(`standings.sql.fetch`): through the ORM every summed value of every row passes a
+converter, which cost more than the database took to sum them.
+
+Terms: a series *has a game* when a game is stored at one of its tables; a seat's stored
+games say so at once, so the games are asked only for a series whose seats count none
+(say, its only rows disputed). The player table counts the series with a game only.
+Nothing here writes.
+"""
+
+from functools import lru_cache
+
+from tournaments.models import Game, Seat, Series, Table
+from tournaments.standings.sql import fetch
+
+SEATS, SERIES = Seat._meta.db_table, Series._meta.db_table
+
+
+def _in(count: int) -> str:
+    return f"({', '.join(['%s'] * count)})"
+
+
+def _unplayed(days: int) -> str:
+    """The ids of the series of `days` day ids that have no game (a CTE's body)."""
+    return (
+        f"SELECT u.id FROM {SERIES} u WHERE u.tournament_id IN {_in(days)}"
+        f" AND NOT EXISTS (SELECT 1 FROM {SEATS} x"
+        " WHERE x.series_id = u.id AND x.games_played > 0)"
+        f" AND NOT EXISTS (SELECT 1 FROM {Game._meta.db_table} g"
+        f" INNER JOIN {Table._meta.db_table} t ON t.id = g.table_id WHERE t.series_id = u.id)"
+    )
+
+
+# A player's day, in the order of `day_totals`' columns after (day id, player id): the
+# `StandingRow` totals (`games`: the seats' `games_played`), how many of the player's
+# seats are provisional, how many seats, then the seats in series without a game and
+# their list points, won and lost (which the player table does not count).
+_DAY_SUMS = (
+    "SUM(st.list_points)",
+    "SUM(st.game_points)",
+    "SUM(st.won)",
+    "SUM(st.lost)",
+    "SUM(st.others_lost)",
+    "SUM(st.games_played)",
+    "SUM(CASE WHEN st.provisional THEN 1 ELSE 0 END)",
+    "COUNT(*)",
+    *(
+        f"SUM(CASE WHEN n.id IS NULL THEN 0 ELSE {value} END)"
+        for value in ("1", "st.list_points", "st.won", "st.lost")
+    ),
+)
+
+
+@lru_cache(maxsize=64)
+def _day_totals_sql(days: int) -> str:
+    return (
+        f"WITH unplayed AS ({_unplayed(days)})"
+        f" SELECT s.tournament_id, st.player_id, {', '.join(_DAY_SUMS)}"
+        f" FROM {SEATS} st INNER JOIN {SERIES} s ON s.id = st.series_id"
+        " LEFT OUTER JOIN unplayed n ON n.id = st.series_id"
+        f" WHERE s.tournament_id IN {_in(days)}"
+        " GROUP BY s.tournament_id, st.player_id"
+    )
+
+
+def day_totals(days: list[int]) -> list[tuple]:
+    """(day id, player id, list points, game points, won, lost, others lost, games,
+    provisional seats, seats, seats without a game, their list points, won, lost) for every
+    player seated on one of the `days` (ids)."""
+    return fetch(_day_totals_sql(len(days)), [*days, *days]) if days else []
+
+
+@lru_cache(maxsize=64)
+def _best_series_sql(days: int) -> str:
+    # Series equal in list points, won and lost have the same sums, whichever of them
+    # the row number puts first.
+    return (
+        f"WITH unplayed AS ({_unplayed(days)}), ranked AS ("
+        " SELECT st.player_id, st.list_points, st.won, st.lost, ROW_NUMBER() OVER ("
+        "PARTITION BY st.player_id ORDER BY st.list_points DESC, st.won DESC, st.lost ASC"
+        ") AS place"
+        f" FROM {SEATS} st INNER JOIN {SERIES} s ON s.id = st.series_id"
+        f" WHERE s.tournament_id IN {_in(days)}"
+        " AND st.series_id NOT IN (SELECT id FROM unplayed))"
+        " SELECT player_id, COUNT(*), SUM(list_points), SUM(won), SUM(lost)"
+        " FROM ranked WHERE place <= %s GROUP BY player_id"
+    )
+
+
+def best_series(days: list[int], best: int) -> dict[int, tuple[int, int, int, int]]:
+    """Player → (series counted, list points, won, lost) of their best `best` series with a
+    game on the `days` (ids), best by list points, then more won, then fewer lost (the
+    order of `leagues.selectors.PLAYER_ORDER`)."""
+    if not days:
+        return {}
+    rows = fetch(_best_series_sql(len(days)), [*days, *days, best])
+    return {player_id: tuple(sums) for player_id, *sums in rows}
