@@ -79,8 +79,9 @@ class DayTable:
     confirmed: bool
     played: bool
     # The day's player standings, each player with their team of the season and the day's
-    # totals, not the series one by one (None: read from a closed season's archive, which
-    # keeps the teams' results only).
+    # list points, won and lost, which rank them (not the series one by one, nor game
+    # points; None: read from a closed season's archive, which keeps the teams' results
+    # only).
     standings: list[StandingRow] | None = field(default=None, repr=False)
 
     @property
@@ -184,9 +185,9 @@ def _season_reads(season: Season, days: list[Tournament]) -> _SeasonReads:
     """Four queries whatever the number of days: registrations, each player's sums per
     day (`leagues.sql.day_totals`), players seated but no longer registered, rosters and
     venues; the confirmations come with the days (`visible_days`). Each day's rows hold the
-    totals `tournament_standings(day)` gives its players (not their series one by one),
-    ranked by the same function, but for the team, which is the roster's where the player
-    is on one."""
+    list points, won and lost `tournament_standings(day)` gives its players (not their
+    series one by one), ranked by the same function, but for the team, which is the
+    roster's where the player is on one."""
     ids = [day.pk for day in days]
     registrations: dict[int, list[tuple]] = defaultdict(list)
     for day_id, *registration in (
@@ -212,18 +213,7 @@ def _season_reads(season: Season, days: list[Tournament]) -> _SeasonReads:
         row = rows[day_id].get(player_id)
         if row is None:  # a fresh row per day: rows are added to
             row = rows[day_id][player_id] = _copy_empty(unregistered[player_id])
-        (
-            row.list_points,
-            row.game_points,
-            row.won,
-            row.lost,
-            row.others_lost,
-            row.games,
-            provisional,
-            seats,
-            *without_game,
-        ) = figures
-        row.provisional = provisional > 0
+        row.list_points, row.won, row.lost, seats, *without_game = figures
         seated[day_id][player_id] = _Seated(
             seats - without_game[0],
             row.list_points - without_game[1],

@@ -10,7 +10,9 @@ converter, which cost more than the database took to sum them.
 
 Terms: a series *has a game* when a game is stored at one of its tables; a seat's stored
 games say so at once, so the games are asked only for a series whose seats count none
-(say, its only rows disputed). The player table counts the series with a game only.
+(say, its only rows disputed), and only when some seat counts none (the database
+evaluates `_unplayed` when first asked). The player table counts the series with a game
+only.
 Nothing here writes.
 """
 
@@ -37,21 +39,19 @@ def _unplayed(days: int) -> str:
     )
 
 
-# A player's day, in the order of `day_totals`' columns after (day id, player id): the
-# `StandingRow` totals (`games`: the seats' `games_played`), how many of the player's
-# seats are provisional, how many seats, then the seats in series without a game and
-# their list points, won and lost (which the player table does not count).
+# A player's day, in the order of `day_totals`' columns after (day id, player id): list
+# points, won and lost (what the day ranks by and the season counts), how many seats, then
+# the seats in series without a game and their list points, won and lost (which the
+# player table does not count). A seat that counts a game is in a series with a game: the
+# series without are looked for (`_unplayed`) only if some seat counts none.
+_IDLE = "st.games_played = 0 AND st.series_id IN (SELECT id FROM unplayed)"
 _DAY_SUMS = (
     "SUM(st.list_points)",
-    "SUM(st.game_points)",
     "SUM(st.won)",
     "SUM(st.lost)",
-    "SUM(st.others_lost)",
-    "SUM(st.games_played)",
-    "SUM(CASE WHEN st.provisional THEN 1 ELSE 0 END)",
     "COUNT(*)",
     *(
-        f"SUM(CASE WHEN n.id IS NULL THEN 0 ELSE {value} END)"
+        f"SUM(CASE WHEN {_IDLE} THEN {value} ELSE 0 END)"
         for value in ("1", "st.list_points", "st.won", "st.lost")
     ),
 )
@@ -63,16 +63,14 @@ def _day_totals_sql(days: int) -> str:
         f"WITH unplayed AS ({_unplayed(days)})"
         f" SELECT s.tournament_id, st.player_id, {', '.join(_DAY_SUMS)}"
         f" FROM {SEATS} st INNER JOIN {SERIES} s ON s.id = st.series_id"
-        " LEFT OUTER JOIN unplayed n ON n.id = st.series_id"
         f" WHERE s.tournament_id IN {_in(days)}"
         " GROUP BY s.tournament_id, st.player_id"
     )
 
 
 def day_totals(days: list[int]) -> list[tuple]:
-    """(day id, player id, list points, game points, won, lost, others lost, games,
-    provisional seats, seats, seats without a game, their list points, won, lost) for every
-    player seated on one of the `days` (ids)."""
+    """(day id, player id, list points, won, lost, seats, seats in series without a game,
+    their list points, won, lost) for every player seated on one of the `days` (ids)."""
     return fetch(_day_totals_sql(len(days)), [*days, *days]) if days else []
 
 
