@@ -33,13 +33,11 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from tournaments import permissions
-from tournaments.leagues.sql import best_series, day_totals
+from tournaments.leagues.sql import best_series, day_totals, registrations, venue_teams
 from tournaments.models import (
     Player,
-    Registration,
     Season,
     Tournament,
-    Venue,
 )
 from tournaments.standings.selectors import (
     RosterTeam,
@@ -189,23 +187,11 @@ def _season_reads(season: Season, days: list[Tournament]) -> _SeasonReads:
     series one by one), ranked by the same function, but for the team, which is the
     roster's where the player is on one."""
     ids = [day.pk for day in days]
-    registrations: dict[int, list[tuple]] = defaultdict(list)
-    for day_id, *registration in (
-        Registration.objects.filter(tournament_id__in=ids)
-        .order_by("pk")
-        .values_list(
-            "tournament_id",
-            "player_id",
-            "player__name",
-            "player__club__name",
-            "player__team",
-            "player__category",
-            "lot",
-        )
-    ):
-        registrations[day_id].append(tuple(registration))
+    registered: dict[int, list[tuple]] = defaultdict(list)
+    for day_id, *registration in registrations(ids):
+        registered[day_id].append(registration)
     totals = day_totals(ids)
-    rows = {day_id: registered_rows(registrations[day_id]) for day_id in ids}
+    rows = {day_id: registered_rows(registered[day_id]) for day_id in ids}
     missing = {total[1] for total in totals if total[1] not in rows[total[0]]}
     unregistered = unregistered_rows(Player.objects.filter(pk__in=missing)) if missing else {}
     seated: dict[int, dict[int, _Seated]] = {day_id: {} for day_id in ids}
@@ -225,11 +211,8 @@ def _season_reads(season: Season, days: list[Tournament]) -> _SeasonReads:
         day_id: _with_season_teams(rank_standings(rows[day_id].values()), teams) for day_id in ids
     }
     venue_of: dict[int, dict[str, str]] = defaultdict(dict)
-    for day_id, venue, team in Venue.objects.filter(tournament_id__in=ids).values_list(
-        "tournament_id", "name", "teams__name"
-    ):
-        if team is not None:
-            venue_of[day_id][team] = venue
+    for day_id, venue, team in venue_teams(ids):
+        venue_of[day_id][team] = venue
     # Read with the days (`visible_days`), or one query per day read without it.
     confirmed = {day.pk for day in days if hasattr(day, "confirmation")}
     return _SeasonReads(

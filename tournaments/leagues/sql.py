@@ -6,7 +6,9 @@ A club's annual ranking has some 25,000 seats; the season's tables need none of 
 by one, only each player's sums per match day (some 5,500 rows). Plain SQL that SQLite and
 PostgreSQL both run, tables and columns named from the models, read as plain tuples
 (`standings.sql.fetch`): through the ORM every summed value of every row passes a
-converter, which cost more than the database took to sum them.
+converter, which cost more than the database took to sum them, and building the
+registrations' and venues' querysets cost more than running them (as for the tournament
+standings, `standings.sql`).
 
 Terms: a series *has a game* when a game is stored at one of its tables; a seat's stored
 games say so at once, so the games are asked only for a series whose seats count none
@@ -18,7 +20,7 @@ Nothing here writes.
 
 from functools import lru_cache
 
-from tournaments.models import Game, Seat, Series, Table
+from tournaments.models import Club, Game, Player, Registration, Seat, Series, Table, Team, Venue
 from tournaments.standings.sql import fetch
 
 SEATS, SERIES = Seat._meta.db_table, Series._meta.db_table
@@ -99,3 +101,37 @@ def best_series(days: list[int], best: int) -> dict[int, tuple[int, int, int, in
         return {}
     rows = fetch(_best_series_sql(len(days)), [*days, *days, best])
     return {player_id: tuple(sums) for player_id, *sums in rows}
+
+
+@lru_cache(maxsize=64)
+def _registrations_sql(days: int) -> str:
+    return (
+        "SELECT r.tournament_id, r.player_id, p.name, c.name, p.team, p.category, r.lot"
+        f" FROM {Registration._meta.db_table} r"
+        f" INNER JOIN {Player._meta.db_table} p ON p.id = r.player_id"
+        f" LEFT OUTER JOIN {Club._meta.db_table} c ON c.id = p.club_id"
+        f" WHERE r.tournament_id IN {_in(days)} ORDER BY r.id"
+    )
+
+
+def registrations(days: list[int]) -> list[tuple]:
+    """(day id, player id, name, club, team, category, lot) of every registration of the
+    `days` (ids), in the order they were made."""
+    return fetch(_registrations_sql(len(days)), days) if days else []
+
+
+@lru_cache(maxsize=64)
+def _venues_sql(days: int) -> str:
+    teams = Venue.teams.through._meta.db_table
+    return (
+        f"SELECT v.tournament_id, v.name, t.name FROM {Venue._meta.db_table} v"
+        f" INNER JOIN {teams} vt ON vt.venue_id = v.id"
+        f" INNER JOIN {Team._meta.db_table} t ON t.id = vt.team_id"
+        f" WHERE v.tournament_id IN {_in(days)} ORDER BY v.tournament_id, v.id"
+    )
+
+
+def venue_teams(days: list[int]) -> list[tuple]:
+    """(day id, venue name, team name) of every team at a venue of the `days` (ids), the
+    venues in the order they were made."""
+    return fetch(_venues_sql(len(days)), days) if days else []
