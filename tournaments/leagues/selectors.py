@@ -181,8 +181,9 @@ class _SeasonReads:
 
 def _season_reads(season: Season, days: list[Tournament]) -> _SeasonReads:
     """Four queries whatever the number of days: registrations, each player's sums per
-    day (`leagues.sql.day_totals`), players seated but no longer registered, rosters and
-    venues; the confirmations come with the days (`visible_days`). Each day's rows hold the
+    day (`leagues.sql.day_totals`), rosters and venues, and a fifth where some players are
+    seated but no longer registered; the confirmations come with the days
+    (`visible_days`). Each day's rows hold the
     list points, won and lost `tournament_standings(day)` gives its players (not their
     series one by one), ranked by the same function, but for the team, which is the
     roster's where the player is on one."""

@@ -1,6 +1,6 @@
-"""The season tables' reads of the seats as SQL written once per shape: each player's totals
-of a match day and each player's best series, summed by the database from the seats'
-stored totals (`sheets.totals`).
+"""The season tables' reads as SQL written once per shape: each player's totals of a match
+day and each player's best series, summed by the database from the seats' stored totals
+(`sheets.totals`), and the registrations and venues of the match days.
 
 A club's annual ranking has some 25,000 seats; the season's tables need none of them one
 by one, only each player's sums per match day (some 5,500 rows). Plain SQL that SQLite and
@@ -12,9 +12,8 @@ standings, `standings.sql`).
 
 Terms: a series *has a game* when a game is stored at one of its tables; a seat's stored
 games say so at once, so the games are asked only for a series whose seats count none
-(say, its only rows disputed), and only when some seat counts none (the database
-evaluates `_unplayed` when first asked). The player table counts the series with a game
-only.
+(say, its only rows disputed), and only when some seat counts none (PostgreSQL evaluates
+`_unplayed` when first asked). The player table counts the series with a game only.
 Nothing here writes.
 """
 
