@@ -19,9 +19,11 @@ Terms:
   and only the best `best_series` series count.
 
 A season is read in a fixed number of queries, whatever its number of match days
-(`_season_reads`): the seats' stored totals (`sheets.totals`), the registrations, the
-rosters, venues and confirmations of all its days at once; each day's standings are then
-made in Python by the functions `tournament_standings` uses. Nothing here writes.
+(`_season_reads`): each player's sums of a day over the seats' stored totals
+(`sheets.totals`), summed by the database (`leagues.sql`), the registrations, the rosters,
+venues and confirmations of all its days at once, and where only the best series count,
+each player's best series (`leagues.sql.best_series`); each day's standings are then ranked
+in Python by the functions `tournament_standings` uses. Nothing here writes.
 """
 
 from __future__ import annotations
@@ -31,17 +33,11 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from tournaments import permissions
+from tournaments.leagues.sql import best_series, day_totals, registrations, venue_teams
 from tournaments.models import (
-    Game,
-    MatchDayConfirmation,
     Player,
-    Registration,
     Season,
-    Seat,
-    Series,
-    Table,
     Tournament,
-    Venue,
 )
 from tournaments.standings.selectors import (
     RosterTeam,
@@ -49,11 +45,9 @@ from tournaments.standings.selectors import (
     rank_standings,
     registered_rows,
     roster_teams,
-    seats_add,
     team_totals,
     unregistered_rows,
 )
-from tournaments.standings.sql import STANDING_SEAT_FIELDS
 
 TEAM_ORDER = ("match_points_won desc", "match_points_lost asc", "list_points desc")
 PLAYER_ORDER = ("list_points desc", "won desc", "lost asc", "name asc")
@@ -82,8 +76,10 @@ class DayTable:
     teams: list[DayTeam]
     confirmed: bool
     played: bool
-    # The day's player standings, each player with their team of the season (None: read
-    # from a closed season's archive, which keeps the teams' results only).
+    # The day's player standings, each player with their team of the season and the day's
+    # list points, won and lost, which rank them (not the series one by one, nor game
+    # points; None: read from a closed season's archive, which keeps the teams' results
+    # only).
     standings: list[StandingRow] | None = field(default=None, repr=False)
 
     @property
@@ -161,89 +157,71 @@ def match_day_points(rank: int, teams: int, *, tied: int = 1) -> tuple[Fraction,
     )
 
 
+@dataclass(slots=True)
+class _Seated:
+    """A player seated on one match day: the series with a game among their seats, and
+    those series' sums (what the player table counts)."""
+
+    series: int
+    list_points: int
+    won: int
+    lost: int
+
+
 @dataclass
 class _SeasonReads:
     """What a season's tables are computed from, read for all its days at once."""
 
     teams: dict[int, RosterTeam]
     standings: dict[int, list[StandingRow]]  # day id → ranked rows, with season teams
-    played: dict[int, set[int]]  # day id → numbers of the series with a game
+    seated: dict[int, dict[int, _Seated]]  # day id → player id → the player's seats
     venue_of: dict[int, dict[str, str]]  # day id → team name → venue name
     confirmed: set[int]  # ids of the confirmed days
 
 
 def _season_reads(season: Season, days: list[Tournament]) -> _SeasonReads:
-    """Nine queries whatever the number of days: series, tables, registrations, seats,
-    players seated but no longer registered, series with games, venues, confirmations,
-    rosters. Each day's rows are those `tournament_standings(day)` gives, but for the
-    team, which is the roster's where the player is on one."""
+    """Four queries whatever the number of days: registrations, each player's sums per
+    day (`leagues.sql.day_totals`), rosters and venues, and a fifth where some players are
+    seated but no longer registered; the confirmations come with the days
+    (`visible_days`). Each day's rows hold the
+    list points, won and lost `tournament_standings(day)` gives its players (not their
+    series one by one), ranked by the same function, but for the team, which is the
+    roster's where the player is on one."""
     ids = [day.pk for day in days]
-    day_of: dict[int, int] = {}  # series id → day id
-    numbers: dict[int, int] = {}  # series id → number
-    for pk, day_id, number in Series.objects.filter(tournament_id__in=ids).values_list(
-        "pk", "tournament_id", "number"
-    ):
-        day_of[pk], numbers[pk] = day_id, number
-    tables = {
-        table_id: (series_id, number, size)
-        for table_id, series_id, number, size in Table.objects.filter(
-            series_id__in=numbers
-        ).values_list("pk", "series_id", "number", "size")
-    }
-    registrations: dict[int, list[tuple]] = defaultdict(list)
-    for day_id, *registration in (
-        Registration.objects.filter(tournament_id__in=ids)
-        .order_by("pk")
-        .values_list(
-            "tournament_id",
-            "player_id",
-            "player__name",
-            "player__club__name",
-            "player__team",
-            "player__category",
-            "lot",
-        )
-    ):
-        registrations[day_id].append(tuple(registration))
-    lines: dict[int, list[tuple]] = defaultdict(list)
-    for line in (
-        Seat.objects.filter(series_id__in=numbers).order_by().values_list(*STANDING_SEAT_FIELDS)
-    ):
-        lines[day_of[line[1]]].append(line)
-    rows = {day_id: registered_rows(registrations[day_id]) for day_id in ids}
-    missing = {line[0] for day_id in ids for line in lines[day_id] if line[0] not in rows[day_id]}
+    registered: dict[int, list[tuple]] = defaultdict(list)
+    for day_id, *registration in registrations(ids):
+        registered[day_id].append(registration)
+    totals = day_totals(ids)
+    rows = {day_id: registered_rows(registered[day_id]) for day_id in ids}
+    missing = {total[1] for total in totals if total[1] not in rows[total[0]]}
     unregistered = unregistered_rows(Player.objects.filter(pk__in=missing)) if missing else {}
-    teams = roster_teams(season.pk)
-    standings = {}
-    for day_id in ids:
-        day_rows = rows[day_id]
-        for line in lines[day_id]:
-            if line[0] not in day_rows:  # a fresh row per day: rows are added to
-                day_rows[line[0]] = _copy_empty(unregistered[line[0]])
-        day_numbers = {pk: numbers[pk] for pk in numbers if day_of[pk] == day_id}
-        seats_add(day_rows, lines[day_id], day_numbers, tables)
-        standings[day_id] = _with_season_teams(rank_standings(day_rows.values()), teams)
-    played: dict[int, set[int]] = defaultdict(set)
-    for series_id in (
-        Game.objects.filter(tournament_id__in=ids)
-        .order_by()
-        .values_list("table__series_id", flat=True)
-        .distinct()
-    ):
-        played[day_of[series_id]].add(numbers[series_id])
-    venue_of: dict[int, dict[str, str]] = defaultdict(dict)
-    for day_id, venue, team in Venue.objects.filter(tournament_id__in=ids).values_list(
-        "tournament_id", "name", "teams__name"
-    ):
-        if team is not None:
-            venue_of[day_id][team] = venue
-    confirmed = set(
-        MatchDayConfirmation.objects.filter(tournament_id__in=ids).values_list(
-            "tournament_id", flat=True
+    seated: dict[int, dict[int, _Seated]] = {day_id: {} for day_id in ids}
+    for day_id, player_id, *figures in totals:
+        row = rows[day_id].get(player_id)
+        if row is None:  # a fresh row per day: rows are added to
+            row = rows[day_id][player_id] = _copy_empty(unregistered[player_id])
+        row.list_points, row.won, row.lost, seats, *without_game = figures
+        seated[day_id][player_id] = _Seated(
+            seats - without_game[0],
+            row.list_points - without_game[1],
+            row.won - without_game[2],
+            row.lost - without_game[3],
         )
-    )
+    teams = roster_teams(season.pk)
+    standings = {
+        day_id: _with_season_teams(rank_standings(rows[day_id].values()), teams) for day_id in ids
+    }
+    venue_of: dict[int, dict[str, str]] = defaultdict(dict)
+    for day_id, venue, team in venue_teams(ids):
+        venue_of[day_id][team] = venue
+    # Read with the days (`visible_days`), or one query per day read without it.
+    confirmed = {day.pk for day in days if hasattr(day, "confirmation")}
     return _SeasonReads(
-        teams=teams, standings=standings, played=played, venue_of=venue_of, confirmed=confirmed
+        teams=teams,
+        standings=standings,
+        seated=seated,
+        venue_of=venue_of,
+        confirmed=confirmed,
     )
 
 
@@ -268,6 +246,7 @@ def _with_season_teams(standings: list[StandingRow], teams: dict[int, RosterTeam
 def _day_table(day: Tournament, season: Season, reads: _SeasonReads) -> DayTable:
     """All teams of a match day ranked across its venues (rules §4)."""
     standings = reads.standings[day.pk]
+    seated = reads.seated.get(day.pk, {})
     venue_of = reads.venue_of.get(day.pk, {})
     clubs = {team.name: team.club for team in reads.teams.values()}
     totals = team_totals(standings, best_n=season.teams_best_n or day.team_best_n)
@@ -287,7 +266,7 @@ def _day_table(day: Tournament, season: Season, reads: _SeasonReads) -> DayTable
                 list_points=total.list_points,
                 won=total.won,
                 lost=total.lost,
-                players=sum(1 for m in total.members if m.series),
+                players=sum(1 for m in total.members if m.player_id in seated),
                 counted=total.counted,
                 match_points_won=won,
                 match_points_lost=lost,
@@ -300,7 +279,7 @@ def _day_table(day: Tournament, season: Season, reads: _SeasonReads) -> DayTable
         tournament=day,
         teams=results,
         confirmed=day.pk in reads.confirmed or season.league_id is None,
-        played=any(row.series for row in standings),
+        played=bool(seated),
         standings=standings,
     )
 
@@ -334,7 +313,7 @@ def visible_days(season: Season, *, viewer=None, live: bool = False) -> list[Tou
 
     return [
         day
-        for day in season.tournaments.select_related("club").order_by("date", "pk")
+        for day in season.tournaments.select_related("club", "confirmation").order_by("date", "pk")
         if visible(day)
     ]
 
@@ -367,7 +346,6 @@ def _season_tables(
         for name, club in sorted({(t.name, t.club) for t in reads.teams.values()})
     }
     players: dict[int, PlayerRow] = {}
-    series_points: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
     day_tables = []
     for day in days:
         table = _day_table(day, season, reads)
@@ -384,12 +362,12 @@ def _season_tables(
             row.match_points_lost += result.match_points_lost
             row.list_points += result.list_points
             row.days[day.slug] = result
-        played = reads.played.get(day.pk, set())
+        seated = reads.seated[day.pk]
         for standing in table.standings:
             if category and standing.category != category:
                 continue
-            results = [r for number, r in standing.series.items() if number in played]
-            if not results:
+            played = seated.get(standing.player_id)
+            if played is None or not played.series:
                 continue
             player = players.get(standing.player_id)
             if player is None:
@@ -406,16 +384,23 @@ def _season_tables(
                     won=0,
                     lost=0,
                 )
-            player.days[day.slug] = sum(r.list_points for r in results)
-            series_points[standing.player_id] += [(r.list_points, r.won, r.lost) for r in results]
-    for player_id, player in players.items():
-        results = sorted(series_points[player_id], key=lambda r: (-r[0], -r[1], r[2]))
-        counted = results[: season.best_series] if season.best_series else results
-        player.series_played = len(results)
-        player.series_counted = len(counted)
-        player.list_points = sum(r[0] for r in counted)
-        player.won = sum(r[1] for r in counted)
-        player.lost = sum(r[2] for r in counted)
+            player.days[day.slug] = played.list_points
+            player.series_played += played.series
+            player.list_points += played.list_points
+            player.won += played.won
+            player.lost += played.lost
+    for player in players.values():
+        player.series_counted = player.series_played
+    if season.best_series and players:
+        counted = [table.tournament.pk for table in day_tables if not table.provisional]
+        best = best_series(counted, season.best_series)
+        for player_id, player in players.items():
+            (
+                player.series_counted,
+                player.list_points,
+                player.won,
+                player.lost,
+            ) = best[player_id]
     return SeasonTables(
         season=season,
         match_days=days,

@@ -24,7 +24,6 @@ from tournaments.models import (
     GameType,
     Player,
     Registration,
-    RosterEntry,
     Seat,
     Series,
     Table,
@@ -32,6 +31,7 @@ from tournaments.models import (
 )
 from tournaments.sheets.selectors import SeatLine, disputed_games, seat_lines
 from tournaments.standings.sql import (
+    ROSTERS_SQL,
     fetch,
     registrations_sql,
     seats_sql,
@@ -640,7 +640,5 @@ def roster_teams(season_id: int | None) -> dict[int, RosterTeam]:
         return {}
     return {
         player_id: RosterTeam(team_id, name, club)
-        for player_id, team_id, name, club in RosterEntry.objects.filter(
-            season_id=season_id
-        ).values_list("player_id", "team_id", "team__name", "team__club__name")
+        for player_id, team_id, name, club in fetch(ROSTERS_SQL, [season_id])
     }

@@ -1,4 +1,5 @@
-"""The tournament standings' reads as SQL written once per shape.
+"""The tournament standings' reads, and a season's rosters (`roster_teams`, read by every
+season table and draw), as SQL written once per shape.
 
 The busiest read of the site (every phone in the hall asks for the standings after each
 game): building the same querysets on every request cost more than running them. Plain SQL
@@ -11,7 +12,7 @@ from functools import lru_cache
 
 from django.db import connection
 
-from tournaments.models import Club, Player, Registration, Seat, Table
+from tournaments.models import Club, Player, Registration, RosterEntry, Seat, Table, Team
 
 # What the tournament's standings read of each seat (its stored totals, `sheets.totals`).
 SEAT_TOTALS = (
@@ -72,6 +73,17 @@ def seats_sql(series: int, category: bool) -> str:
         f" WHERE s.series_id IN ({', '.join(['%s'] * series)})"
         + (" AND p.category = %s" if category else "")
     )
+
+
+# A season's rosters: (player id, team id, team name, club name), in the rosters' order.
+ROSTERS_SQL = (
+    "SELECT re.player_id, re.team_id, t.name, c.name"
+    f" FROM {RosterEntry._meta.db_table} re"
+    f" INNER JOIN {Team._meta.db_table} t ON t.id = re.team_id"
+    f" INNER JOIN {Club._meta.db_table} c ON c.id = t.club_id"
+    f" INNER JOIN {Player._meta.db_table} p ON p.id = re.player_id"
+    " WHERE re.season_id = %s ORDER BY re.team_id, re.substitute, p.name"
+)
 
 
 def fetch(sql: str, params: list) -> list[tuple]:

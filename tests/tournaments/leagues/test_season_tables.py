@@ -10,6 +10,9 @@ of series).
 
 from __future__ import annotations
 
+import datetime
+import random
+import uuid
 from collections import defaultdict
 from fractions import Fraction
 
@@ -17,10 +20,16 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tests.factories import TournamentFactory
 from tests.tournaments.leagues.seasons import club_season, league_days
 from tournaments import permissions
+from tournaments.demo import fill_table
+from tournaments.draw.services import series_draw
+from tournaments.entry.services import game_record_at_table, sheet_copy_record
 from tournaments.leagues.selectors import day_standings, match_day_table, season_tables
-from tournaments.models import Game, MatchDayConfirmation, RosterEntry
+from tournaments.models import Game, MatchDayConfirmation, RosterEntry, Seat, Series
+from tournaments.registry.services import registration_add
+from tournaments.sheets.services import penalty_record, table_close
 from tournaments.standings.selectors import NO_LOT, team_standings, tournament_standings
 
 pytestmark = pytest.mark.django_db
@@ -336,3 +345,53 @@ def test_a_match_day_and_its_tournament_team_table_sum_the_teams_alike(league_se
         (d.team, d.list_points, d.won, d.lost, d.counted) for d in table.teams
     )
     assert all(d.counted == season.teams_best_n for d in table.teams)
+
+
+def test_a_series_counts_for_the_player_table_when_it_has_a_game(club):
+    """The player table counts a series with a game stored at one of its tables: not a
+    series drawn with no game (here with a fine at a table, which counts on the evening's
+    standings all the same), and a series whose only game is disputed under double entry
+    (its seats count no game yet) as one played."""
+    season, days = club_season(club, evenings=2)
+    evening = TournamentFactory(
+        club=club,
+        season=season,
+        name="Clubabend 3",
+        slug="clubabend-3",
+        date=days[-1].date + datetime.timedelta(weeks=1),
+        games_per_series_4=4,
+        games_per_series_3=3,
+        double_entry=True,
+    )
+    registration_add(tournament=evening, players=[r.player for r in days[0].registrations.all()])
+    played = series_draw(tournament=evening, seed=1)
+    for table in played.tables.all():
+        fill_table(table, random.Random(table.number))
+        table_close(table=table)
+    drawn = series_draw(tournament=evening, seed=2)
+    fined = drawn.tables.order_by("number").first().seats.get(number=1)
+    penalty_record(table=fined.table, seat=1, points=-10)
+    disputed = series_draw(tournament=evening, seed=3)
+    table = disputed.tables.order_by("number").first()
+    clubs = {"declarer": 3, "game": "clubs", "matadors": 1, "card_points": 70, "bid": 18}
+    game_record_at_table(table=table, data=clubs, client_id=uuid.uuid4(), number=1)
+    sheet_copy_record(
+        table=table, data={**clubs, "card_points": 50}, client_id=uuid.uuid4(), number=1
+    )
+    assert not table.seats.filter(games_played__gt=0).exists()  # the row is disputed
+
+    assert computed(season) == reference(season)
+    tables = season_tables(season)
+    evening_rows = {row.player_id: row for row in day_standings(evening)}
+    standings = {row.player_id: row for row in tournament_standings(evening)}
+    assert {k: r.list_points for k, r in evening_rows.items()} == {
+        k: r.list_points for k, r in standings.items()
+    }
+    players = {row.player_id: row for row in tables.players}
+    fine_day = players[fined.player_id].days[evening.slug]
+    assert fine_day == evening_rows[fined.player_id].list_points + 10
+    with_games = Series.objects.filter(tournament__season=season).exclude(pk=drawn.pk)
+    for seat in table.seats.all():
+        assert players[seat.player_id].series_played == (
+            Seat.objects.filter(player_id=seat.player_id, series__in=with_games).count()
+        )
