@@ -29,8 +29,8 @@ from collections.abc import Mapping
 from django.db import connection
 from django.utils import timezone
 
-from tournaments.games import game_row
-from tournaments.models import Game, Seat, Table
+from tournaments.games import game_row, valuation_settings
+from tournaments.models import Game, Seat, Table, Tournament
 from tournaments.sheets.selectors import TOTAL_FIELDS
 
 # Set per game by the import (`games_insert`), not by the sheet row.
@@ -64,13 +64,24 @@ KEEP = 20_000
 
 
 class GameRows:
-    """The rows of one import, each distinct game valued once (`games.game_row`)."""
+    """The rows of one import, each distinct game valued once (`games.game_row`). A season
+    document's match days share one: their games are valued alike while their tournaments'
+    `games.valuation_settings` agree (the memo starts afresh where they do not)."""
 
     def __init__(self):
         self.memo: dict = {}  # game_row's valued games
+        self.spelt: dict = {}  # `games_insert`'s COPY text of rows (PostgreSQL)
+        self.tournament: Tournament | None = None  # of the rows built last
+        self.settings: tuple | None = None  # its valuation settings
 
     def build(self, *, table: Table, number: int, data: Mapping) -> GameRow:
         """The stored row of sheet row `number`, or UserError (as `game_build`)."""
+        tournament = table.series.tournament
+        if tournament is not self.tournament:
+            settings = valuation_settings(tournament)
+            if settings != self.settings:
+                self.memo.clear()
+            self.tournament, self.settings = tournament, settings
         if len(self.memo) >= KEEP:
             self.memo.clear()
         row = game_row(table=table, number=number, data=data, fields=ROW_FIELDS, memo=self.memo)
@@ -90,15 +101,21 @@ def game_of(row: GameRow, *, table: Table, number: int) -> Game:
     return game
 
 
-def games_insert(tournament_id: int, tables: list[tuple[int, list[GameRow], Mapping]]):
+def games_insert(
+    tournament_id: int,
+    tables: list[tuple[int, list[GameRow], Mapping]],
+    *,
+    spelt: dict | None = None,
+):
     """Insert the games of tables given as (table id, rows in sheet order, client ids by
-    game number)."""
+    game number). `spelt` keeps the rows' COPY text from one call to the next (`GameRows`:
+    a season's match days repeat each other's rows)."""
     if not tables:
         return
     stamp = Game._meta.get_field("created").get_db_prep_save(timezone.now(), connection)
     client = Game._meta.get_field("client_id")
     if connection.vendor == "postgresql":
-        _games_copy(tournament_id, tables, stamp, client)
+        _games_copy(tournament_id, tables, stamp, client, {} if spelt is None else spelt)
         return
     end = (None, stamp, stamp, 0)
     _rows_insert(
@@ -134,13 +151,12 @@ _ROW_TEXT = tuple(
 _COPY_LINES = 5_000
 
 
-def _games_copy(tournament_id, tables, stamp, client):
+def _games_copy(tournament_id, tables, stamp, client, spelt: dict[GameRow, str]):
     """PostgreSQL: the games by one COPY in its text format, each distinct row spelt once
     (a document repeats its rows at many tables: spelling them is most of the work)."""
     quote = connection.ops.quote_name
     names = ", ".join(quote(Game._meta.get_field(name).column) for name in _COLUMNS)
     tail = f"\t\\N\t{stamp.isoformat()}\t{stamp.isoformat()}\t0\n"
-    spelt: dict[GameRow, str] = {}
     with connection.cursor() as cursor:
         copy_sql = f"COPY {quote(Game._meta.db_table)} ({names}) FROM STDIN"
         with cursor.cursor.copy(copy_sql) as copy:

@@ -36,7 +36,7 @@ from tournaments.interchange.archive import (
 )
 from tournaments.interchange.common import GAME_BATCH, SMALLINT_MAX, InterchangeError, _is_int
 from tournaments.interchange.reader import _Checker, _SeriesPlan, _TablePlan
-from tournaments.interchange.rows import games_insert, seats_insert
+from tournaments.interchange.rows import GameRows, games_insert, seats_insert
 from tournaments.models import (
     Club,
     Game,
@@ -352,7 +352,9 @@ class _Writer:
             ]
         )
         games_insert(
-            tournament.pk, [(table.pk, rows, client_ids) for table, rows, client_ids in games]
+            tournament.pk,
+            [(table.pk, rows, client_ids) for table, rows, client_ids in games],
+            spelt=self.c.rows.spelt,
         )
         self.games_found(charged)
         _insert(Penalty, penalties)
@@ -422,14 +424,16 @@ def import_source(
     finished=None,
     season: Season | None = None,
     published: bool | None = None,
+    rows: GameRows | None = None,
 ) -> Tournament:
     """Check and write a document whose series' tables `tables_of` gives in full (see
     `check_series`; `finished()` is called after the last); InterchangeError with every
     message, and nothing written, if wrong. `season` and `published` (a season document's
-    match day, `leagues.interchange`) are the new tournament's, over the archive's."""
+    match day, `leagues.interchange`) are the new tournament's, over the archive's; `rows`
+    the valued games the season's match days share (`rows.GameRows`)."""
     with ExitStack() as stack:
         writer = _Writer(replace=replace, stack=stack, season=season, published=published)
-        checker = writer.c = _Checker(doc, club, sink=writer.take)
+        checker = writer.c = _Checker(doc, club, sink=writer.take, rows=rows)
         try:
             ids = checker.check_head()
             writer.prepare(ids)

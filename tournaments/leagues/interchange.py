@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from skatclub.runtime import collector_for_import
 from tournaments.errors import UserError
 from tournaments.interchange import InterchangeError, export_document, stream
+from tournaments.interchange.rows import GameRows
 from tournaments.interchange.writer import import_source
 from tournaments.leagues.services import (
     league_create,
@@ -256,12 +257,14 @@ def import_season_file(path: str) -> Season:
         return season
 
 
-def _match_day_import(day: dict, season: Season, feed: stream.TableFeed | None):
-    """The match day's tournament, created in the season (not moved there afterwards)."""
+def _match_day_import(day: dict, season: Season, feed: stream.TableFeed | None, rows: GameRows):
+    """The match day's tournament, created in the season (not moved there afterwards);
+    `rows`: the games valued so far, which the season's match days share."""
     options = {
         "club": day["host"],
         "season": season,
         "published": bool(day.get("published", True)),
+        "rows": rows,
     }
     if feed is None:
         return import_source(day["tournament"], **options)
@@ -309,10 +312,10 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
                 season = season_create(club=_club(meta["club"]), name=meta["name"])
             if settings:
                 season = season_update(season=season, **settings)
-            days = []
+            days, rows = [], GameRows()
             for i, day in enumerate(doc["match_days"]):
                 place = f"match_days[{i}]"
-                days.append(_match_day_import(day, season, feed))
+                days.append(_match_day_import(day, season, feed, rows))
             teams = {}
             for i, entry in enumerate(doc["teams"]):
                 place = f"teams[{i}]"

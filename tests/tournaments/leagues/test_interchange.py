@@ -23,7 +23,7 @@ from tournaments.leagues.services import (
     season_close,
     venue_create,
 )
-from tournaments.models import Season, Table, Team, Tournament, Venue
+from tournaments.models import Game, Season, Table, Team, Tournament, Venue
 
 pytestmark = pytest.mark.django_db
 
@@ -232,3 +232,40 @@ def test_a_bad_file_is_refused_whole_with_the_match_days_place(two_days, tmp_pat
     with pytest.raises(CommandError, match=r"match_days\[1\]: series 2, table 1, game 3"):
         imported_file(path)
     assert _counts() == before
+
+
+def _game_values(season) -> list[tuple]:
+    return sorted(
+        Game.objects.filter(table__series__tournament__season=season).values_list(
+            "table__series__tournament__name",
+            "table__series__number",
+            "table__number",
+            "number",
+            "score",
+            "list_declarer",
+            "list_others",
+        )
+    )
+
+
+def test_match_days_of_other_bonuses_keep_their_own_values(confirmed, teams, tmp_path):
+    """The match days share their valued games (`rows.GameRows`) only where their scoring
+    settings agree."""
+    day = match_day_create(
+        season=confirmed.season,
+        name="2. Spieltag",
+        date=datetime.date(2026, 10, 17),
+        club=confirmed.club,
+        published=True,
+        bonus_won=80,
+        bonus_lost=70,
+    )
+    venue_create(tournament=day, name="Zeitz", teams=[teams["Altenburg I"], teams["Zeitz II"]])
+    venue_create(tournament=day, name="Altenburg", teams=[teams["Altenburg II"], teams["Zeitz I"]])
+    play_series(day, seed=11)
+    match_day_confirm(tournament=day)
+    values = _game_values(confirmed.season)
+    path = tmp_path / "season.json"
+    path.write_text(season_text(confirmed.season), encoding="utf-8")
+    remove(confirmed.season)
+    assert _game_values(imported_file(path)) == values
