@@ -150,7 +150,9 @@ class _Writer:
         if self.refused or self.c.messages:
             self.stopped = True
             return
-        self.stack.enter_context(transaction.atomic())
+        # A season's match day is written in the season's transaction, which the season
+        # import rolls back whole on any error: no savepoint of its own (two queries a day).
+        self.stack.enter_context(transaction.atomic(savepoint=self.in_season is None))
         slug = self.slug()
         existing = Tournament.objects.select_for_update().filter(slug=slug).first()
         if existing is not None and not self.replace:
@@ -374,12 +376,11 @@ class _Writer:
 
     def finish(self) -> Tournament:
         """Write what is pending, the statuses and the archive's parts; or raise."""
-        self.flush()
-        if self.failure:
-            raise InterchangeError(self.failure)
-        self.series_write()
-        tournament, checker = self.tournament, self.c
-        archive = checker.archive
+        checker = self.c
+        # Every table is checked: the series' statuses are final. Those not written yet
+        # are inserted with them (a document of one chunk: every series), the others
+        # updated.
+        written = [plan.series for plan in checker.series if plan.series.pk is not None]
         for plan in checker.series:
             series = plan.series
             kept = self.kept(series.number)
@@ -388,7 +389,14 @@ class _Writer:
             series.status = Series.Status.CLOSED if closed else Series.Status.OPEN
             for name, value in kept.values.items() if kept else ():
                 setattr(series, name, value)
-        Series.objects.bulk_update([plan.series for plan in checker.series], ["started", "status"])
+        self.flush()
+        if self.failure:
+            raise InterchangeError(self.failure)
+        self.series_write()
+        tournament = self.tournament
+        archive = checker.archive
+        if written:
+            Series.objects.bulk_update(written, ["started", "status"])
         if checker.tournament.five_tables and not tournament.five_tables:
             tournament.five_tables = True  # a table of five after the first chunk
             tournament.save(update_fields=["five_tables"])

@@ -38,14 +38,16 @@ from tournaments.interchange import InterchangeError, export_document, stream
 from tournaments.interchange.rows import GameRows
 from tournaments.interchange.writer import import_source
 from tournaments.leagues.services import (
+    MatchDayError,
+    MatchDayPlayed,
+    VenuePlayed,
     league_create,
     league_season_create,
-    match_day_confirm,
+    match_days_restore,
     roster_restore,
     season_close,
     season_update,
     team_create,
-    venue_restore,
 )
 from tournaments.models import (
     Club,
@@ -324,24 +326,31 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
                     season=season, club=club, name=entry["name"]
                 )
                 roster_restore(team=team, members=_members(entry["roster"], club))
+            played = []
             for i, (day, tournament) in enumerate(zip(doc["match_days"], days, strict=True)):
-                place = f"match_days[{i}]"
+                venues = []
                 for j, venue in enumerate(day["venues"]):
                     place = f"match_days[{i}].venues[{j}]"
-                    venue_restore(
-                        tournament=tournament,
-                        name=venue["name"],
-                        teams=[teams[name] for name in venue["teams"]],
-                        tables=[
-                            (group["series"], number)
-                            for group in venue["tables"]
-                            for number in group["tables"]
-                        ],
+                    venues.append(
+                        VenuePlayed(
+                            name=venue["name"],
+                            teams=[teams[name] for name in venue["teams"]],
+                            tables=[
+                                (group["series"], number)
+                                for group in venue["tables"]
+                                for number in group["tables"]
+                            ],
+                        )
                     )
-                place = f"match_days[{i}]"
-                if day.get("confirmed"):
-                    match_day_confirm(tournament=tournament)
+                played.append(MatchDayPlayed(tournament, venues, bool(day.get("confirmed"))))
             place = "season"
+            try:
+                match_days_restore(season=season, days=played)
+            except MatchDayError as error:
+                place = f"match_days[{error.day}]"
+                if error.venue is not None:
+                    place += f".venues[{error.venue}]"
+                raise
             if meta.get("closed"):
                 season = season_close(season=season)
     except InterchangeError as error:

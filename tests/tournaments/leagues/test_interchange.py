@@ -130,6 +130,21 @@ def _counts():
             lambda d: d["match_days"][0]["venues"][1]["tables"][0]["tables"].append(1),
             "match_days[0].venues[1]: Series 1 has no table 1 without a venue",
         ),
+        (
+            lambda d: d["match_days"][0]["venues"][1].update(
+                name=d["match_days"][0]["venues"][0]["name"]
+            ),
+            "match_days[0].venues[1]: Venue with this Tournament and Name already exists.",
+        ),
+        (
+            lambda d: d["match_days"][0]["venues"][0].update(name="x" * 121),
+            "match_days[0].venues[0]: name: Ensure this value has at most 120 characters",
+        ),
+        (
+            # a confirmed match day with a sheet short of a game
+            lambda d: d["match_days"][0]["tournament"]["series"][0]["tables"][0]["games"].pop(),
+            "match_days[0]: Every sheet must be closed first; still open: series 1 table 1 (",
+        ),
     ],
 )
 def test_a_bad_document_is_refused_whole(confirmed, spoil, message):
@@ -232,6 +247,25 @@ def test_a_bad_file_is_refused_whole_with_the_match_days_place(two_days, tmp_pat
     with pytest.raises(CommandError, match=r"match_days\[1\]: series 2, table 1, game 3"):
         imported_file(path)
     assert _counts() == before
+
+
+def test_a_team_named_twice_at_a_venue_plays_there_once(two_days, tmp_path):
+    text = season_text(two_days)
+    doc = json.loads(text)
+    venue = doc["match_days"][1]["venues"][0]
+    venue["teams"].append(venue["teams"][0])
+    remove(two_days)
+    assert season_text(import_season(doc)) == text
+
+
+def test_an_error_of_an_earlier_match_day_is_the_one_reported(two_days):
+    """The match days' venues and confirmations are checked day by day, in document order."""
+    doc = export_season(two_days)
+    doc["match_days"][0]["tournament"]["series"][0]["tables"][0]["games"].pop()
+    doc["match_days"][1]["venues"][1]["tables"][0]["tables"].append(1)
+    remove(two_days)
+    with pytest.raises(SeasonDocumentError, match=r"^match_days\[0\]: Every sheet must be"):
+        import_season(doc)
 
 
 def _game_values(season) -> list[tuple]:
