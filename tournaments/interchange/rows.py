@@ -16,7 +16,7 @@ COPY; the column list from `Game._meta`): the ORM's `bulk_create` builds a model
 and prepares every value of every row, most of an import's time. A row's values are whole
 numbers, booleans, strings and None (checked below, for the fields they come from), which
 both database drivers take as they are. On PostgreSQL the COPY is written in its text
-format by the import itself, each distinct row spelt once (`_games_copy`): the driver would
+format by the import itself, each distinct game spelt once (`_games_copy`): the driver would
 spell every value of every row. `seats_insert` writes the seats (a few per table) by
 `executemany` or COPY, spelt by the driver.
 """
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Mapping
+from operator import itemgetter
 
 from django.db import connection
 from django.utils import timezone
@@ -147,16 +148,34 @@ _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 _ROW_TEXT = tuple(
     _text(Game._meta.get_field(name).get_internal_type()) for name in GameRow._fields
 )
+# The fields in which the rows of one game differ (`games._PER_ROW`, and whether it is
+# provisional), spelt per row; the others once per game. COPY takes them first.
+_VARYING = ("declarer", "ramsch_tie", "card_points", "provisional")
+_AT_VARYING = tuple(GameRow._fields.index(name) for name in _VARYING)
+_AT_GAME = tuple(i for i in range(len(GameRow._fields)) if i not in _AT_VARYING)
+_varying_of = itemgetter(*_AT_VARYING)
+_game_of = itemgetter(*_AT_GAME)
+_VARYING_TEXT = tuple(_ROW_TEXT[i] for i in _AT_VARYING)
+_GAME_TEXT = tuple(_ROW_TEXT[i] for i in _AT_GAME)
+_COPY_COLUMNS = (
+    *_COLUMNS[:3],
+    *_VARYING,
+    *(GameRow._fields[i] for i in _AT_GAME),
+    *_COLUMNS[3 + len(GameRow._fields) :],
+)
 # Lines sent to COPY at once.
 _COPY_LINES = 5_000
 
 
-def _games_copy(tournament_id, tables, stamp, client, spelt: dict[GameRow, str]):
-    """PostgreSQL: the games by one COPY in its text format, each distinct row spelt once
-    (a document repeats its rows at many tables: spelling them is most of the work)."""
+def _games_copy(tournament_id, tables, stamp, client, spelt: dict[tuple, str]):
+    """PostgreSQL: the games by one COPY in its text format, each distinct game spelt once
+    and the fields its rows differ in once per distinct combination (a document repeats
+    its games at many tables: spelling them is most of the work). Equal values spell
+    alike in a column, so equal parts share their text."""
     quote = connection.ops.quote_name
-    names = ", ".join(quote(Game._meta.get_field(name).column) for name in _COLUMNS)
+    names = ", ".join(quote(Game._meta.get_field(name).column) for name in _COPY_COLUMNS)
     tail = f"\t\\N\t{stamp.isoformat()}\t{stamp.isoformat()}\t0\n"
+    varying: dict[tuple, str] = {}
     with connection.cursor() as cursor:
         copy_sql = f"COPY {quote(Game._meta.db_table)} ({names}) FROM STDIN"
         with cursor.cursor.copy(copy_sql) as copy:
@@ -168,19 +187,30 @@ def _games_copy(tournament_id, tables, stamp, client, spelt: dict[GameRow, str])
                         copy.write("".join(lines))
                         lines = []
                         copy.write_row(
-                            (table_id, tournament_id, number, *row)
+                            (table_id, tournament_id, number, *_varying_of(row))
+                            + _game_of(row)
                             + (client.get_db_prep_save(client_ids[number], connection),)
                             + (stamp, stamp, 0)
                         )
                         continue
-                    text = spelt.get(row)
+                    game = _game_of(row)
+                    text = spelt.get(game)
                     if text is None:
                         if len(spelt) >= KEEP:
                             spelt.clear()
-                        text = spelt[row] = "\t".join(
-                            [spell(value) for spell, value in zip(_ROW_TEXT, row, strict=True)]
+                        text = spelt[game] = "\t".join(
+                            [spell(value) for spell, value in zip(_GAME_TEXT, game, strict=True)]
                         )
-                    lines.append(f"{table_id}\t{tournament_id}\t{number}\t{text}{tail}")
+                    values = _varying_of(row)
+                    own = varying.get(values)
+                    if own is None:
+                        own = varying[values] = "\t".join(
+                            [
+                                spell(value)
+                                for spell, value in zip(_VARYING_TEXT, values, strict=True)
+                            ]
+                        )
+                    lines.append(f"{table_id}\t{tournament_id}\t{number}\t{own}\t{text}{tail}")
                 if len(lines) >= _COPY_LINES:
                     copy.write("".join(lines))
                     lines = []
