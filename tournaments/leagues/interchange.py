@@ -11,6 +11,10 @@ while nothing is written. Export → import → export gives the same bytes (`se
 `import_season_file` reads a file as the tournament import does (`interchange.stream`):
 an outline of the whole season without its games, then one stream of the match days'
 tables, checked and written a chunk at a time, so memory does not grow with the document.
+The match days share one `interchange.rows.GameRows` (a game the season repeats is valued
+and spelt for COPY once, as long as the days' scoring settings agree), and their venues
+and confirmations are written together by `leagues.services.match_days_restore` (a few
+queries for the season, not a dozen per venue and day).
 
 Choices:
 - players on rosters are found by name within the team's club (the first by id), else
