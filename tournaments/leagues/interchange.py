@@ -210,8 +210,11 @@ def _check(doc) -> list[str]:
     return problems
 
 
-def _club(name: str) -> Club:
-    return Club.objects.filter(name=name).first() or club_create(name=name)
+def _club(name: str, found: dict[str, Club]) -> Club:
+    """The club of that name (the first), else a new one; `found` keeps the import's."""
+    if name not in found:
+        found[name] = Club.objects.filter(name=name).first() or club_create(name=name)
+    return found[name]
 
 
 # The keys on the way from the season document to a table, each once per object.
@@ -305,9 +308,10 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
     try:
         with transaction.atomic():
             meta = doc["season"]
+            found: dict[str, Club] = {}  # clubs by name (a league's teams name its clubs)
             settings = {k: meta["settings"].get(k) for k in SETTINGS if k in meta["settings"]}
             if "league" in meta:
-                clubs = [_club(name) for name in meta["league"]["clubs"]]
+                clubs = [_club(name, found) for name in meta["league"]["clubs"]]
                 league = League.objects.filter(name=meta["league"]["name"]).first()
                 if league is None:
                     league = league_create(name=meta["league"]["name"], clubs=clubs)
@@ -315,7 +319,7 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
                     league.clubs.add(*clubs)
                 season = league_season_create(league=league, name=meta["name"])
             else:
-                season = season_create(club=_club(meta["club"]), name=meta["name"])
+                season = season_create(club=_club(meta["club"], found), name=meta["name"])
             if settings:
                 season = season_update(season=season, **settings)
             days, rows = [], GameRows()
@@ -325,7 +329,7 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
             teams = {}
             for i, entry in enumerate(doc["teams"]):
                 place = f"teams[{i}]"
-                club = _club(entry["club"])
+                club = _club(entry["club"], found)
                 team = teams[entry["name"]] = team_create(
                     season=season, club=club, name=entry["name"]
                 )
