@@ -92,6 +92,21 @@ def engine_mapping(data: Mapping, *, rules: str, table_size: int) -> dict:
     return mapping
 
 
+def valuation_settings(tournament: Tournament) -> tuple:
+    """What valuing a game (`game_evaluate`, `_apply`) reads of its tournament: the rows of
+    two tournaments that agree on these are valued alike (`game_row`'s memo)."""
+    return (
+        tournament.rules,
+        tournament.kontra_allowed,
+        tournament.bonus_won,
+        tournament.bonus_lost,
+        tournament.bonus_others_3,
+        tournament.bonus_others_4,
+        tournament.ramsch,
+        tournament.uses_list_points,
+    )
+
+
 def game_evaluate(*, tournament: Tournament, table_size: int, data: Mapping) -> scoring.GameResult:
     """Score one game mapping under the tournament's rules, or raise UserError."""
     if (data.get("kontra") or data.get("re")) and not tournament.kontra_allowed:
@@ -281,7 +296,8 @@ def _memo_key(table_size: int, data: Mapping) -> tuple:
 def game_row(*, table: Table, number: int, data: Mapping, fields: tuple, memo: dict) -> tuple:
     """What `game_build` computes for sheet row `number`, as the tuple of the Game
     attributes `fields`, or UserError; for many rows of one tournament at once (an import,
-    which writes the rows itself). Every row is checked; the engine's valuation and the
+    which writes the rows itself), or of tournaments with the same `valuation_settings`
+    (a season's match days). Every row is checked; the engine's valuation and the
     declared fields are computed once per distinct game (`_memo_key`) and kept in `memo`,
     to which each row adds its own `_PER_ROW` fields. Only accepted rows are kept."""
     _check_row(data)

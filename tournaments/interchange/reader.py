@@ -94,9 +94,16 @@ class _SeriesPlan:
 class _Checker:
     """Reads a document into a plan, collecting located messages instead of stopping."""
 
-    def __init__(self, doc, club: Club | str | None, sink: Callable | None = None):
+    def __init__(
+        self,
+        doc,
+        club: Club | str | None,
+        sink: Callable | None = None,
+        rows: GameRows | None = None,
+    ):
         """`doc`: the document's top-level object (its series are given to `check_series`);
-        `sink(series_plan, table_plan)` takes each checked table."""
+        `sink(series_plan, table_plan)` takes each checked table; `rows`: the valued games
+        to share with other documents (a season's match days), else the document's own."""
         self.doc = doc
         self.club_argument = club
         self.sink = sink
@@ -107,7 +114,7 @@ class _Checker:
         self.series: list[_SeriesPlan] = []
         # (series, table) numbers -> (games, penalties) of each checked table.
         self.tables: dict[tuple[int, int], tuple[int, int]] = {}
-        self.rows = GameRows()
+        self.rows = GameRows() if rows is None else rows
         self.owner: Club | str | None = None
         self.archive: ArchivePlan | None = None
 

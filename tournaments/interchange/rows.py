@@ -16,7 +16,7 @@ COPY; the column list from `Game._meta`): the ORM's `bulk_create` builds a model
 and prepares every value of every row, most of an import's time. A row's values are whole
 numbers, booleans, strings and None (checked below, for the fields they come from), which
 both database drivers take as they are. On PostgreSQL the COPY is written in its text
-format by the import itself, each distinct row spelt once (`_games_copy`): the driver would
+format by the import itself, each distinct game spelt once (`_games_copy`): the driver would
 spell every value of every row. `seats_insert` writes the seats (a few per table) by
 `executemany` or COPY, spelt by the driver.
 """
@@ -25,12 +25,13 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Mapping
+from operator import itemgetter
 
 from django.db import connection
 from django.utils import timezone
 
-from tournaments.games import game_row
-from tournaments.models import Game, Seat, Table
+from tournaments.games import game_row, valuation_settings
+from tournaments.models import Game, Seat, Table, Tournament
 from tournaments.sheets.selectors import TOTAL_FIELDS
 
 # Set per game by the import (`games_insert`), not by the sheet row.
@@ -64,13 +65,24 @@ KEEP = 20_000
 
 
 class GameRows:
-    """The rows of one import, each distinct game valued once (`games.game_row`)."""
+    """The rows of one import, each distinct game valued once (`games.game_row`). A season
+    document's match days share one: their games are valued alike while their tournaments'
+    `games.valuation_settings` agree (the memo starts afresh where they do not)."""
 
     def __init__(self):
         self.memo: dict = {}  # game_row's valued games
+        self.spelt: dict = {}  # `games_insert`'s COPY text of rows (PostgreSQL)
+        self.tournament: Tournament | None = None  # of the rows built last
+        self.settings: tuple | None = None  # its valuation settings
 
     def build(self, *, table: Table, number: int, data: Mapping) -> GameRow:
         """The stored row of sheet row `number`, or UserError (as `game_build`)."""
+        tournament = table.series.tournament
+        if tournament is not self.tournament:
+            settings = valuation_settings(tournament)
+            if settings != self.settings:
+                self.memo.clear()
+            self.tournament, self.settings = tournament, settings
         if len(self.memo) >= KEEP:
             self.memo.clear()
         row = game_row(table=table, number=number, data=data, fields=ROW_FIELDS, memo=self.memo)
@@ -90,15 +102,21 @@ def game_of(row: GameRow, *, table: Table, number: int) -> Game:
     return game
 
 
-def games_insert(tournament_id: int, tables: list[tuple[int, list[GameRow], Mapping]]):
+def games_insert(
+    tournament_id: int,
+    tables: list[tuple[int, list[GameRow], Mapping]],
+    *,
+    spelt: dict | None = None,
+):
     """Insert the games of tables given as (table id, rows in sheet order, client ids by
-    game number)."""
+    game number). `spelt` keeps the rows' COPY text from one call to the next (`GameRows`:
+    a season's match days repeat each other's rows)."""
     if not tables:
         return
     stamp = Game._meta.get_field("created").get_db_prep_save(timezone.now(), connection)
     client = Game._meta.get_field("client_id")
     if connection.vendor == "postgresql":
-        _games_copy(tournament_id, tables, stamp, client)
+        _games_copy(tournament_id, tables, stamp, client, {} if spelt is None else spelt)
         return
     end = (None, stamp, stamp, 0)
     _rows_insert(
@@ -130,17 +148,34 @@ _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 _ROW_TEXT = tuple(
     _text(Game._meta.get_field(name).get_internal_type()) for name in GameRow._fields
 )
+# The fields in which the rows of one game differ (`games._PER_ROW`, and whether it is
+# provisional), spelt per row; the others once per game. COPY takes them first.
+_VARYING = ("declarer", "ramsch_tie", "card_points", "provisional")
+_AT_VARYING = tuple(GameRow._fields.index(name) for name in _VARYING)
+_AT_GAME = tuple(i for i in range(len(GameRow._fields)) if i not in _AT_VARYING)
+_varying_of = itemgetter(*_AT_VARYING)
+_game_of = itemgetter(*_AT_GAME)
+_VARYING_TEXT = tuple(_ROW_TEXT[i] for i in _AT_VARYING)
+_GAME_TEXT = tuple(_ROW_TEXT[i] for i in _AT_GAME)
+_COPY_COLUMNS = (
+    *_COLUMNS[:3],
+    *_VARYING,
+    *(GameRow._fields[i] for i in _AT_GAME),
+    *_COLUMNS[3 + len(GameRow._fields) :],
+)
 # Lines sent to COPY at once.
 _COPY_LINES = 5_000
 
 
-def _games_copy(tournament_id, tables, stamp, client):
-    """PostgreSQL: the games by one COPY in its text format, each distinct row spelt once
-    (a document repeats its rows at many tables: spelling them is most of the work)."""
+def _games_copy(tournament_id, tables, stamp, client, spelt: dict[tuple, str]):
+    """PostgreSQL: the games by one COPY in its text format, each distinct game spelt once
+    and the fields its rows differ in once per distinct combination (a document repeats
+    its games at many tables: spelling them is most of the work). Equal values spell
+    alike in a column, so equal parts share their text."""
     quote = connection.ops.quote_name
-    names = ", ".join(quote(Game._meta.get_field(name).column) for name in _COLUMNS)
+    names = ", ".join(quote(Game._meta.get_field(name).column) for name in _COPY_COLUMNS)
     tail = f"\t\\N\t{stamp.isoformat()}\t{stamp.isoformat()}\t0\n"
-    spelt: dict[GameRow, str] = {}
+    varying: dict[tuple, str] = {}
     with connection.cursor() as cursor:
         copy_sql = f"COPY {quote(Game._meta.db_table)} ({names}) FROM STDIN"
         with cursor.cursor.copy(copy_sql) as copy:
@@ -152,19 +187,30 @@ def _games_copy(tournament_id, tables, stamp, client):
                         copy.write("".join(lines))
                         lines = []
                         copy.write_row(
-                            (table_id, tournament_id, number, *row)
+                            (table_id, tournament_id, number, *_varying_of(row))
+                            + _game_of(row)
                             + (client.get_db_prep_save(client_ids[number], connection),)
                             + (stamp, stamp, 0)
                         )
                         continue
-                    text = spelt.get(row)
+                    game = _game_of(row)
+                    text = spelt.get(game)
                     if text is None:
                         if len(spelt) >= KEEP:
                             spelt.clear()
-                        text = spelt[row] = "\t".join(
-                            [spell(value) for spell, value in zip(_ROW_TEXT, row, strict=True)]
+                        text = spelt[game] = "\t".join(
+                            [spell(value) for spell, value in zip(_GAME_TEXT, game, strict=True)]
                         )
-                    lines.append(f"{table_id}\t{tournament_id}\t{number}\t{text}{tail}")
+                    values = _varying_of(row)
+                    own = varying.get(values)
+                    if own is None:
+                        own = varying[values] = "\t".join(
+                            [
+                                spell(value)
+                                for spell, value in zip(_VARYING_TEXT, values, strict=True)
+                            ]
+                        )
+                    lines.append(f"{table_id}\t{tournament_id}\t{number}\t{own}\t{text}{tail}")
                 if len(lines) >= _COPY_LINES:
                     copy.write("".join(lines))
                     lines = []

@@ -36,7 +36,7 @@ from tournaments.interchange.archive import (
 )
 from tournaments.interchange.common import GAME_BATCH, SMALLINT_MAX, InterchangeError, _is_int
 from tournaments.interchange.reader import _Checker, _SeriesPlan, _TablePlan
-from tournaments.interchange.rows import games_insert, seats_insert
+from tournaments.interchange.rows import GameRows, games_insert, seats_insert
 from tournaments.models import (
     Club,
     Game,
@@ -150,7 +150,9 @@ class _Writer:
         if self.refused or self.c.messages:
             self.stopped = True
             return
-        self.stack.enter_context(transaction.atomic())
+        # A season's match day is written in the season's transaction, which the season
+        # import rolls back whole on any error: no savepoint of its own (two queries a day).
+        self.stack.enter_context(transaction.atomic(savepoint=self.in_season is None))
         slug = self.slug()
         existing = Tournament.objects.select_for_update().filter(slug=slug).first()
         if existing is not None and not self.replace:
@@ -352,7 +354,9 @@ class _Writer:
             ]
         )
         games_insert(
-            tournament.pk, [(table.pk, rows, client_ids) for table, rows, client_ids in games]
+            tournament.pk,
+            [(table.pk, rows, client_ids) for table, rows, client_ids in games],
+            spelt=self.c.rows.spelt,
         )
         self.games_found(charged)
         _insert(Penalty, penalties)
@@ -372,12 +376,11 @@ class _Writer:
 
     def finish(self) -> Tournament:
         """Write what is pending, the statuses and the archive's parts; or raise."""
-        self.flush()
-        if self.failure:
-            raise InterchangeError(self.failure)
-        self.series_write()
-        tournament, checker = self.tournament, self.c
-        archive = checker.archive
+        checker = self.c
+        # Every table is checked: the series' statuses are final. Those not written yet
+        # are inserted with them (a document of one chunk: every series), the others
+        # updated.
+        written = [plan.series for plan in checker.series if plan.series.pk is not None]
         for plan in checker.series:
             series = plan.series
             kept = self.kept(series.number)
@@ -386,7 +389,14 @@ class _Writer:
             series.status = Series.Status.CLOSED if closed else Series.Status.OPEN
             for name, value in kept.values.items() if kept else ():
                 setattr(series, name, value)
-        Series.objects.bulk_update([plan.series for plan in checker.series], ["started", "status"])
+        self.flush()
+        if self.failure:
+            raise InterchangeError(self.failure)
+        self.series_write()
+        tournament = self.tournament
+        archive = checker.archive
+        if written:
+            Series.objects.bulk_update(written, ["started", "status"])
         if checker.tournament.five_tables and not tournament.five_tables:
             tournament.five_tables = True  # a table of five after the first chunk
             tournament.save(update_fields=["five_tables"])
@@ -422,14 +432,16 @@ def import_source(
     finished=None,
     season: Season | None = None,
     published: bool | None = None,
+    rows: GameRows | None = None,
 ) -> Tournament:
     """Check and write a document whose series' tables `tables_of` gives in full (see
     `check_series`; `finished()` is called after the last); InterchangeError with every
     message, and nothing written, if wrong. `season` and `published` (a season document's
-    match day, `leagues.interchange`) are the new tournament's, over the archive's."""
+    match day, `leagues.interchange`) are the new tournament's, over the archive's; `rows`
+    the valued games the season's match days share (`rows.GameRows`)."""
     with ExitStack() as stack:
         writer = _Writer(replace=replace, stack=stack, season=season, published=published)
-        checker = writer.c = _Checker(doc, club, sink=writer.take)
+        checker = writer.c = _Checker(doc, club, sink=writer.take, rows=rows)
         try:
             ids = checker.check_head()
             writer.prepare(ids)

@@ -11,6 +11,10 @@ while nothing is written. Export → import → export gives the same bytes (`se
 `import_season_file` reads a file as the tournament import does (`interchange.stream`):
 an outline of the whole season without its games, then one stream of the match days'
 tables, checked and written a chunk at a time, so memory does not grow with the document.
+The match days share one `interchange.rows.GameRows` (a game the season repeats is valued
+and spelt for COPY once, as long as the days' scoring settings agree), and their venues
+and confirmations are written together by `leagues.services.match_days_restore` (a few
+queries for the season, not a dozen per venue and day).
 
 Choices:
 - players on rosters are found by name within the team's club (the first by id), else
@@ -35,16 +39,19 @@ from django.utils.translation import gettext as _
 from skatclub.runtime import collector_for_import
 from tournaments.errors import UserError
 from tournaments.interchange import InterchangeError, export_document, stream
+from tournaments.interchange.rows import GameRows
 from tournaments.interchange.writer import import_source
 from tournaments.leagues.services import (
+    MatchDayError,
+    MatchDayPlayed,
+    VenuePlayed,
     league_create,
     league_season_create,
-    match_day_confirm,
+    match_days_restore,
     roster_restore,
     season_close,
     season_update,
     team_create,
-    venue_restore,
 )
 from tournaments.models import (
     Club,
@@ -203,8 +210,11 @@ def _check(doc) -> list[str]:
     return problems
 
 
-def _club(name: str) -> Club:
-    return Club.objects.filter(name=name).first() or club_create(name=name)
+def _club(name: str, found: dict[str, Club]) -> Club:
+    """The club of that name (the first), else a new one; `found` keeps the import's."""
+    if name not in found:
+        found[name] = Club.objects.filter(name=name).first() or club_create(name=name)
+    return found[name]
 
 
 # The keys on the way from the season document to a table, each once per object.
@@ -256,12 +266,14 @@ def import_season_file(path: str) -> Season:
         return season
 
 
-def _match_day_import(day: dict, season: Season, feed: stream.TableFeed | None):
-    """The match day's tournament, created in the season (not moved there afterwards)."""
+def _match_day_import(day: dict, season: Season, feed: stream.TableFeed | None, rows: GameRows):
+    """The match day's tournament, created in the season (not moved there afterwards);
+    `rows`: the games valued so far, which the season's match days share."""
     options = {
         "club": day["host"],
         "season": season,
         "published": bool(day.get("published", True)),
+        "rows": rows,
     }
     if feed is None:
         return import_source(day["tournament"], **options)
@@ -296,9 +308,10 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
     try:
         with transaction.atomic():
             meta = doc["season"]
+            found: dict[str, Club] = {}  # clubs by name (a league's teams name its clubs)
             settings = {k: meta["settings"].get(k) for k in SETTINGS if k in meta["settings"]}
             if "league" in meta:
-                clubs = [_club(name) for name in meta["league"]["clubs"]]
+                clubs = [_club(name, found) for name in meta["league"]["clubs"]]
                 league = League.objects.filter(name=meta["league"]["name"]).first()
                 if league is None:
                     league = league_create(name=meta["league"]["name"], clubs=clubs)
@@ -306,39 +319,46 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
                     league.clubs.add(*clubs)
                 season = league_season_create(league=league, name=meta["name"])
             else:
-                season = season_create(club=_club(meta["club"]), name=meta["name"])
+                season = season_create(club=_club(meta["club"], found), name=meta["name"])
             if settings:
                 season = season_update(season=season, **settings)
-            days = []
+            days, rows = [], GameRows()
             for i, day in enumerate(doc["match_days"]):
                 place = f"match_days[{i}]"
-                days.append(_match_day_import(day, season, feed))
+                days.append(_match_day_import(day, season, feed, rows))
             teams = {}
             for i, entry in enumerate(doc["teams"]):
                 place = f"teams[{i}]"
-                club = _club(entry["club"])
+                club = _club(entry["club"], found)
                 team = teams[entry["name"]] = team_create(
                     season=season, club=club, name=entry["name"]
                 )
                 roster_restore(team=team, members=_members(entry["roster"], club))
+            played = []
             for i, (day, tournament) in enumerate(zip(doc["match_days"], days, strict=True)):
-                place = f"match_days[{i}]"
+                venues = []
                 for j, venue in enumerate(day["venues"]):
                     place = f"match_days[{i}].venues[{j}]"
-                    venue_restore(
-                        tournament=tournament,
-                        name=venue["name"],
-                        teams=[teams[name] for name in venue["teams"]],
-                        tables=[
-                            (group["series"], number)
-                            for group in venue["tables"]
-                            for number in group["tables"]
-                        ],
+                    venues.append(
+                        VenuePlayed(
+                            name=venue["name"],
+                            teams=[teams[name] for name in venue["teams"]],
+                            tables=[
+                                (group["series"], number)
+                                for group in venue["tables"]
+                                for number in group["tables"]
+                            ],
+                        )
                     )
-                place = f"match_days[{i}]"
-                if day.get("confirmed"):
-                    match_day_confirm(tournament=tournament)
+                played.append(MatchDayPlayed(tournament, venues, bool(day.get("confirmed"))))
             place = "season"
+            try:
+                match_days_restore(season=season, days=played)
+            except MatchDayError as error:
+                place = f"match_days[{error.day}]"
+                if error.venue is not None:
+                    place += f".venues[{error.venue}]"
+                raise
             if meta.get("closed"):
                 season = season_close(season=season)
     except InterchangeError as error:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -275,12 +276,7 @@ def venue_restore(
     the tables (series, table number) it played; nobody is registered or drawn."""
     with transaction.atomic():
         season = _open_season(tournament.season)
-        for team in teams:
-            if team.season_id != season.pk:
-                raise UserError(
-                    _("%(team)s does not play in %(season)s.")
-                    % {"team": team.name, "season": season.name}
-                )
+        _teams_of_season(teams, season)
         venue = validated(Venue(tournament=tournament, name=name.strip(), secretary=secretary))
         venue.save()
         venue.teams.set(teams)
@@ -296,14 +292,160 @@ def venue_restore(
         for series, number in tables:
             pk = free.pop((series, number), None)
             if pk is None:
-                raise UserError(
-                    _("Series %(series)s has no table %(table)s without a venue.")
-                    % {"series": series, "table": number}
-                )
+                raise _no_free_table(series, number)
             pks.append(pk)
         for start in range(0, len(pks), VENUE_BATCH):
             Table.objects.filter(pk__in=pks[start : start + VENUE_BATCH]).update(venue=venue)
     return venue
+
+
+def _teams_of_season(teams: Iterable[Team], season: Season):
+    for team in teams:
+        if team.season_id != season.pk:
+            raise UserError(
+                _("%(team)s does not play in %(season)s.")
+                % {"team": team.name, "season": season.name}
+            )
+
+
+def _no_free_table(series: int, number: int) -> UserError:
+    return UserError(
+        _("Series %(series)s has no table %(table)s without a venue.")
+        % {"series": series, "table": number}
+    )
+
+
+def _still_open(tables: Iterable[tuple[int, int, str | None]]) -> UserError:
+    """A match day's sheets that are not closed: (series, table, venue name) in order."""
+    return UserError(
+        _("Every sheet must be closed first; still open: %(tables)s.")
+        % {
+            "tables": ", ".join(
+                _("series %(series)s table %(table)s") % {"series": s, "table": t}
+                + (f" ({venue})" if venue else "")
+                for s, t, venue in tables
+            )
+        }
+    )
+
+
+@dataclass(frozen=True)
+class VenuePlayed:
+    """A venue of a match day played elsewhere: its name, its teams and the tables (series,
+    table number) it played."""
+
+    name: str
+    teams: Sequence[Team]
+    tables: Sequence[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class MatchDayPlayed:
+    """A match day played elsewhere, its tournament imported: its venues, and whether the
+    league director had confirmed it."""
+
+    tournament: Tournament
+    venues: Sequence[VenuePlayed]
+    confirmed: bool
+
+
+class MatchDayError(UserError):
+    """The UserError of one match day of `match_days_restore`: `day` is its index and
+    `venue` that of its venue (None: its confirmation)."""
+
+    def __init__(self, error: UserError, *, day: int, venue: int | None):
+        super().__init__(error.message, code=error.code, field=error.field)
+        self.day, self.venue = day, venue
+
+
+def match_days_restore(*, season: Season, days: Sequence[MatchDayPlayed]) -> list[Venue]:
+    """The venues and confirmations of a season's match days played elsewhere (a season
+    document): what `venue_restore` for each venue and `match_day_confirm` for each
+    confirmed day would write, checked as they check, in that order (a day's venues, then
+    its confirmation, day by day), raising the first problem as a MatchDayError; with a
+    few queries for the whole season instead of a dozen per venue and day."""
+    with transaction.atomic():
+        season = _open_season(season)
+        ids = [day.tournament.pk for day in days]
+        list(Tournament.objects.select_for_update().filter(pk__in=ids).values_list("pk"))
+        confirmed = set(
+            MatchDayConfirmation.objects.filter(tournament__in=ids).values_list(
+                "tournament_id", flat=True
+            )
+        )
+        taken = set(Venue.objects.filter(tournament__in=ids).values_list("tournament_id", "name"))
+        # Each match day's tables: (series, number) -> [pk, closed, its venue's name].
+        sheets: dict[int, dict[tuple[int, int], list]] = {pk: {} for pk in ids}
+        rows = Table.objects.filter(series__tournament__in=ids).values_list(
+            "pk", "series__tournament_id", "series__number", "number", "closed", "venue__name"
+        )
+        for pk, tournament_id, series, number, closed, venue in rows:
+            sheets[tournament_id][(series, number)] = [pk, closed, venue]
+        venues, teams, tables, confirmations = [], [], [], []
+        for i, day in enumerate(days):
+            tournament, day_sheets = day.tournament, sheets[day.tournament.pk]
+            for j, played in enumerate(day.venues):
+                try:
+                    _teams_of_season(played.teams, season)
+                    # The tournament is the caller's saved row; the name once per match
+                    # day is checked here for all (the database's constraint agrees).
+                    venue = validated(
+                        Venue(tournament=tournament, name=played.name.strip()),
+                        exclude=["tournament"],
+                        constraints=False,
+                    )
+                    if (tournament.pk, venue.name) in taken:
+                        error = venue.unique_error_message(Venue, ("tournament", "name"))
+                        raise UserError(" ".join(error.messages))
+                    taken.add((tournament.pk, venue.name))
+                    pks = []
+                    for series, number in played.tables:
+                        sheet = day_sheets.get((series, number))
+                        if sheet is None or sheet[2] is not None:
+                            raise _no_free_table(series, number)
+                        sheet[2] = venue.name
+                        pks.append(sheet[0])
+                except UserError as error:
+                    raise MatchDayError(error, day=i, venue=j) from None
+                venues.append(venue)
+                teams.append(dict.fromkeys(team.pk for team in played.teams))
+                tables.append(pks)
+            if day.confirmed:
+                try:
+                    if tournament.season_id is None:
+                        raise UserError(_("Only a match day of a season is confirmed."))
+                    if tournament.pk in confirmed:
+                        raise UserError(_("The match day is already confirmed."))
+                    if not day_sheets:
+                        raise UserError(_("The match day has not been played yet."))
+                    still_open = sorted(
+                        (series, number, venue)
+                        for (series, number), (_pk, closed, venue) in day_sheets.items()
+                        if not closed
+                    )
+                    if still_open:
+                        raise _still_open(still_open)
+                except UserError as error:
+                    raise MatchDayError(error, day=i, venue=None) from None
+                confirmed.add(tournament.pk)
+                confirmations.append(MatchDayConfirmation(tournament=tournament))
+        Venue.objects.bulk_create(venues)
+        through = Venue.teams.through
+        through.objects.bulk_create(
+            [
+                through(venue_id=venue.pk, team_id=team_id)
+                for venue, team_ids in zip(venues, teams, strict=True)
+                for team_id in team_ids
+            ]
+        )
+        for venue, pks in zip(venues, tables, strict=True):
+            for start in range(0, len(pks), VENUE_BATCH):
+                Table.objects.filter(pk__in=pks[start : start + VENUE_BATCH]).update(venue=venue)
+        MatchDayConfirmation.objects.bulk_create(confirmations)
+        Tournament.objects.filter(pk__in=[c.tournament_id for c in confirmations]).update(
+            status=Tournament.Status.FINISHED
+        )
+    return venues
 
 
 def match_day_substitute(*, tournament: Tournament, out: Player, replacement: Player) -> None:
@@ -349,16 +491,7 @@ def match_day_confirm(*, tournament: Tournament, user: AbstractBaseUser | None =
             .values_list("series__number", "number", "venue__name")
         )
         if still_open:
-            raise UserError(
-                _("Every sheet must be closed first; still open: %(tables)s.")
-                % {
-                    "tables": ", ".join(
-                        _("series %(series)s table %(table)s") % {"series": s, "table": t}
-                        + (f" ({venue})" if venue else "")
-                        for s, t, venue in still_open
-                    )
-                }
-            )
+            raise _still_open(still_open)
         MatchDayConfirmation.objects.create(tournament=tournament, by=user)
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])

@@ -13,6 +13,7 @@ from tests.tournaments.interchange.documents import (
     worked_example_document,
 )
 from tournaments.interchange import InterchangeError, import_document
+from tournaments.interchange.rows import GameRow, GameRows
 from tournaments.models import Club, Game, Player, Series, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -292,3 +293,23 @@ def test_a_flood_of_errors_is_cut_short():
         import_document(doc)
     assert len(caught.value.messages) == 201
     assert caught.value.messages[-1] == "… and 800 more problems."
+
+
+def _table_of(**settings) -> Table:
+    tournament = Tournament(rules="ispa", list_scoring=True, **settings)
+    return Table(series=Series(tournament=tournament, number=1), number=1, size=4)
+
+
+def test_shared_game_rows_value_each_tournament_under_its_own_settings():
+    """A season's match days share one `GameRows`: a game valued under one tournament's
+    bonus is valued again under another's, and reused under equal settings."""
+    rows = GameRows()
+    grand = {"declarer": 3, "game": "grand", "matadors": 2, "card_points": 78}
+    at = GameRow._fields.index("list_declarer")
+
+    first = rows.build(table=_table_of(bonus_won=50), number=1, data=dict(grand))
+    same = rows.build(table=_table_of(bonus_won=50), number=2, data=dict(grand))
+    other = rows.build(table=_table_of(bonus_won=80), number=1, data=dict(grand))
+
+    assert first[at] == same[at] == 72 + 50
+    assert other[at] == 72 + 80

@@ -23,7 +23,7 @@ from tournaments.leagues.services import (
     season_close,
     venue_create,
 )
-from tournaments.models import Season, Table, Team, Tournament, Venue
+from tournaments.models import Game, Season, Table, Team, Tournament, Venue
 
 pytestmark = pytest.mark.django_db
 
@@ -130,6 +130,21 @@ def _counts():
             lambda d: d["match_days"][0]["venues"][1]["tables"][0]["tables"].append(1),
             "match_days[0].venues[1]: Series 1 has no table 1 without a venue",
         ),
+        (
+            lambda d: d["match_days"][0]["venues"][1].update(
+                name=d["match_days"][0]["venues"][0]["name"]
+            ),
+            "match_days[0].venues[1]: Venue with this Tournament and Name already exists.",
+        ),
+        (
+            lambda d: d["match_days"][0]["venues"][0].update(name="x" * 121),
+            "match_days[0].venues[0]: name: Ensure this value has at most 120 characters",
+        ),
+        (
+            # a confirmed match day with a sheet short of a game
+            lambda d: d["match_days"][0]["tournament"]["series"][0]["tables"][0]["games"].pop(),
+            "match_days[0]: Every sheet must be closed first; still open: series 1 table 1 (",
+        ),
     ],
 )
 def test_a_bad_document_is_refused_whole(confirmed, spoil, message):
@@ -232,3 +247,59 @@ def test_a_bad_file_is_refused_whole_with_the_match_days_place(two_days, tmp_pat
     with pytest.raises(CommandError, match=r"match_days\[1\]: series 2, table 1, game 3"):
         imported_file(path)
     assert _counts() == before
+
+
+def test_a_team_named_twice_at_a_venue_plays_there_once(two_days, tmp_path):
+    text = season_text(two_days)
+    doc = json.loads(text)
+    venue = doc["match_days"][1]["venues"][0]
+    venue["teams"].append(venue["teams"][0])
+    remove(two_days)
+    assert season_text(import_season(doc)) == text
+
+
+def test_an_error_of_an_earlier_match_day_is_the_one_reported(two_days):
+    """The match days' venues and confirmations are checked day by day, in document order."""
+    doc = export_season(two_days)
+    doc["match_days"][0]["tournament"]["series"][0]["tables"][0]["games"].pop()
+    doc["match_days"][1]["venues"][1]["tables"][0]["tables"].append(1)
+    remove(two_days)
+    with pytest.raises(SeasonDocumentError, match=r"^match_days\[0\]: Every sheet must be"):
+        import_season(doc)
+
+
+def _game_values(season) -> list[tuple]:
+    return sorted(
+        Game.objects.filter(table__series__tournament__season=season).values_list(
+            "table__series__tournament__name",
+            "table__series__number",
+            "table__number",
+            "number",
+            "score",
+            "list_declarer",
+            "list_others",
+        )
+    )
+
+
+def test_match_days_of_other_bonuses_keep_their_own_values(confirmed, teams, tmp_path):
+    """The match days share their valued games (`rows.GameRows`) only where their scoring
+    settings agree."""
+    day = match_day_create(
+        season=confirmed.season,
+        name="2. Spieltag",
+        date=datetime.date(2026, 10, 17),
+        club=confirmed.club,
+        published=True,
+        bonus_won=80,
+        bonus_lost=70,
+    )
+    venue_create(tournament=day, name="Zeitz", teams=[teams["Altenburg I"], teams["Zeitz II"]])
+    venue_create(tournament=day, name="Altenburg", teams=[teams["Altenburg II"], teams["Zeitz I"]])
+    play_series(day, seed=11)
+    match_day_confirm(tournament=day)
+    values = _game_values(confirmed.season)
+    path = tmp_path / "season.json"
+    path.write_text(season_text(confirmed.season), encoding="utf-8")
+    remove(confirmed.season)
+    assert _game_values(imported_file(path)) == values

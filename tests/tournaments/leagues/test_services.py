@@ -9,9 +9,13 @@ from tests.tournaments.leagues.helpers import play_series
 from tournaments.errors import UserError
 from tournaments.leagues.selectors import match_day_table, season_tables
 from tournaments.leagues.services import (
+    MatchDayError,
+    MatchDayPlayed,
+    VenuePlayed,
     match_day_confirm,
     match_day_create,
     match_day_substitute,
+    match_days_restore,
     roster_add,
     roster_remove,
     season_close,
@@ -231,3 +235,17 @@ def test_todays_free_text_teams_become_team_entities(club, seated_series, tourna
     asse = season.teams.get(name="Asse")
     assert set(asse.roster.values_list("player_id", flat=True)) == {p.pk for p in players[:2]}
     assert Player.objects.filter(team="Asse").count() == 2  # the text stays
+
+
+def test_match_days_restore_names_the_day_and_venue_of_its_first_problem(match_day):
+    play_series(match_day)
+    match_day_confirm(tournament=match_day)
+    season = match_day.season
+    taken = MatchDayPlayed(match_day, [VenuePlayed(name=" Zeitz ", teams=[], tables=[])], False)
+    with pytest.raises(MatchDayError, match="Venue with this Tournament and Name") as caught:
+        match_days_restore(season=season, days=[taken])
+    assert (caught.value.day, caught.value.venue) == (0, 0)
+    again = MatchDayPlayed(match_day, [], True)
+    with pytest.raises(MatchDayError, match="already confirmed") as caught:
+        match_days_restore(season=season, days=[MatchDayPlayed(match_day, [], False), again])
+    assert (caught.value.day, caught.value.venue) == (1, None)
