@@ -20,7 +20,7 @@ from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 from tournaments.exporters import XLSX, Export
 from tournaments.exporters.base_pdf import PdfDocument
 from tournaments.exporters.pdf_styles import BODY, FONT, FONT_BOLD, HEAD_FILL, HEADING, ROUND, THIN
-from tournaments.exporters.workbook import POINTS, Column, TournamentWorkbook
+from tournaments.exporters.workbook import POINTS, Column, TournamentWorkbook, workbook_save
 from tournaments.formats import format_match_points
 from tournaments.leagues.selectors import SeasonTables, day_standings, season_tables
 from tournaments.models import Season, Table
@@ -53,7 +53,7 @@ class SeasonWorkbook(TournamentWorkbook):
         for number, day in enumerate(tables.day_tables, start=1):
             self.write_match_day(number, day)
         self.write_season_games(tables)
-        self.workbook.save(target)
+        workbook_save(self.workbook, target)
 
     def write_team_table(self, tables: SeasonTables, counted):
         columns = [
