@@ -158,17 +158,14 @@ class SeasonWorkbook(TournamentWorkbook):
     def season_game_rows(self, tables: SeasonTables):
         """Every game of every played match day (`game_rows`), after its match day and
         venue."""
-        for day in tables.day_tables:
-            self.tournament = day.tournament
-            venues = {
-                (series, number): venue
-                for series, number, venue in Table.objects.filter(
-                    series__tournament=day.tournament
-                ).values_list("series__number", "number", "venue__name")
-            }
-            name = day.tournament.name
-            for values in self.game_rows():
-                yield (name, venues.get((values[0], values[1])), *values)
+        days = [day.tournament for day in tables.day_tables]
+        names = {day.pk: day.name for day in days}
+        venues = dict(
+            Table.objects.filter(series__tournament__in=days).values_list("pk", "venue__name")
+        )
+        return self.game_rows(
+            days, lead=lambda table: (names[table.series.tournament_id], venues.get(table.pk))
+        )
 
 
 SIZE = 8.5

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import datetime
 import io
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from zipfile import ZIP_DEFLATED, ZipFile
 
@@ -504,12 +504,14 @@ class TournamentWorkbook:
             Column(_("Tied seat"), 8),
         ]
 
-    def seat_names(self) -> dict[tuple[int, int], str]:
-        """(table id, seat) → the player's name."""
+    def seat_names(
+        self, tournaments: Sequence[Tournament] | None = None
+    ) -> dict[tuple[int, int], str]:
+        """(table id, seat) → the player's name, at `tournaments` (default: this one)."""
         return {
             (table_id, seat): name
             for table_id, seat, name in Seat.objects.filter(
-                series__tournament=self.tournament
+                series__tournament__in=[self.tournament] if tournaments is None else tournaments
             ).values_list("table_id", "number", "player__name")
         }
 
@@ -526,112 +528,116 @@ class TournamentWorkbook:
         self.finish(ws, columns, lean.count)
         lean.close()
 
-    def game_rows(self) -> Iterator[tuple[int | str | None, ...]]:
-        """One row per game. A disputed game shows what was entered but no computed values:
-        it counts nowhere until settled (sheets.selectors.disputed_games), so that the Score and
-        list-points columns add up to the Standings sheet."""
-        tables = {
-            table.pk: table
-            for table in Table.objects.filter(series__tournament=self.tournament).select_related(
-                "series"
+    def game_rows(
+        self,
+        tournaments: Sequence[Tournament] | None = None,
+        lead: Callable[[Table], tuple] | None = None,
+    ) -> Iterator[tuple[int | str | None, ...]]:
+        """One row per game of `tournaments` (default: this workbook's tournament), one after
+        the other. A disputed game shows what was entered but no computed values: it counts
+        nowhere until settled (sheets.selectors.disputed_games), so that the Score and
+        list-points columns add up to the Standings sheet.
+
+        `lead(table)`: cells that go before each game of that table (the season workbook's
+        match day and venue). The tables, the players' names and the disputed games of all
+        `tournaments` are read at once; the games are streamed tournament by tournament."""
+        tournaments = [self.tournament] if tournaments is None else tournaments
+        at = Table.objects.filter(series__tournament__in=tournaments)
+        tables = {table.pk: table for table in at.select_related("series")}
+        # Per table, the cells its every row starts with (built once, not per game).
+        places = {
+            pk: (*(lead(table) if lead else ()), table.series.number, table.number)
+            for pk, table in tables.items()
+        }
+        names = self.seat_names(tournaments)
+        disputed = {pk for pks in disputed_games(at.values("id")).values() for pk in pks}
+        game_labels = {value: str(label) for value, label in GameType.choices}
+        trump_labels = {value: str(label) for value, label in Trump.choices}
+        ramsch_labels = {value: str(label) for value, label in RamschResult.choices}
+        won_label, lost_label = _("won"), _("lost")
+        provisional_label = _("provisional")
+        disputed_label = _("disputed: does not count")
+        # rules §4, §3.6: the dealer and the seats without cards of a deal. The same few
+        # dozen recur on every sheet: kept once per (table size, game number).
+        deals: dict[tuple[int, int], tuple[int, str | None]] = {}
+        for tournament in tournaments:
+            games = (
+                games_of_tournament(tournament)
+                .values_list(*self.GAME_FIELDS)
+                .iterator(chunk_size=self.chunk_size)
             )
-        }
-        names = self.seat_names()
-        table_ids = Table.objects.filter(series__tournament=self.tournament).values("id")
-        disputed = {pk for pks in disputed_games(table_ids).values() for pk in pks}
-        labels = {
-            **{value: str(label) for value, label in GameType.choices},
-            **{f"trump:{value}": str(label) for value, label in Trump.choices},
-            **{f"ramsch:{value}": str(label) for value, label in RamschResult.choices},
-            "won": _("won"),
-            "lost": _("lost"),
-            "provisional": _("provisional"),
-            "disputed": _("disputed: does not count"),
-        }
-        out_texts: dict[tuple[int, int], str | None] = {}
-        # Flags print as "x" and stay empty when off: empty cells cost nothing to write.
-        games = (
-            games_of_tournament(self.tournament)
-            .values_list(*self.GAME_FIELDS)
-            .iterator(chunk_size=self.chunk_size)
-        )
-        for (
-            table_id,
-            number,
-            declarer,
-            game,
-            trump,
-            matadors,
-            without,
-            hand,
-            schneider_announced,
-            schwarz_announced,
-            ouvert,
-            won,
-            schneider,
-            schwarz,
-            card_points,
-            bid,
-            kontra,
-            re,
-            ramsch,
-            value,
-            score,
-            is_won,
-            is_lost,
-            overbid,
-            list_declarer,
-            list_others,
-            provisional,
-            pk,
-            tie,
-        ) in games:
-            table = tables[table_id]
-            declared = (
-                table.series.number,
-                table.number,
+            for (
+                table_id,
                 number,
-                table.dealer_of(number),
                 declarer,
-                names.get((table_id, declarer)) if declarer else None,
-                labels.get(game, game),
-                labels[f"trump:{trump}"] if trump else None,
+                game,
+                trump,
                 matadors,
-                "x" if without else None,
-                "x" if hand else None,
-                "x" if schneider_announced else None,
-                "x" if schwarz_announced else None,
-                "x" if ouvert else None,
-                None if won is None else labels["won" if won else "lost"],
-                "x" if schneider else None,
-                "x" if schwarz else None,
+                without,
+                hand,
+                schneider_announced,
+                schwarz_announced,
+                ouvert,
+                won,
+                schneider,
+                schwarz,
                 card_points,
                 bid,
-                "x" if kontra else None,
-                "x" if re else None,
-                labels[f"ramsch:{ramsch}"] if ramsch else None,
-            )
-            # rules §4, §3.6: the dealer of a 4-table; two seats at an NA 5-table. The same
-            # few dozen texts recur on every sheet: kept once per (size, game number).
-            out = out_texts.get((table.size, number), "")
-            if out == "":
-                out = ", ".join(map(str, sorted(table.sitting_out(number)))) or None
-                out_texts[table.size, number] = out
-            if pk in disputed:
-                yield (*declared, *[None] * 6, labels["disputed"], out, tie)
-                continue
-            yield (
-                *declared,
+                kontra,
+                re,
+                ramsch,
                 value,
                 score,
-                labels["won"] if is_won else labels["lost"] if is_lost else None,
-                "x" if overbid else None,
+                is_won,
+                is_lost,
+                overbid,
                 list_declarer,
                 list_others,
-                labels["provisional"] if provisional else None,
-                out,
+                provisional,
+                pk,
                 tie,
-            )
+            ) in games:
+                table = tables[table_id]
+                deal = deals.get((table.size, number))
+                if deal is None:
+                    out = ", ".join(map(str, sorted(table.sitting_out(number)))) or None
+                    deal = deals[table.size, number] = (table.dealer_of(number), out)
+                # Flags print as "x" and stay empty when off: empty cells cost nothing.
+                row = (
+                    *places[table_id],
+                    number,
+                    deal[0],
+                    declarer,
+                    names.get((table_id, declarer)) if declarer else None,
+                    game_labels.get(game, game),
+                    trump_labels[trump] if trump else None,
+                    matadors,
+                    "x" if without else None,
+                    "x" if hand else None,
+                    "x" if schneider_announced else None,
+                    "x" if schwarz_announced else None,
+                    "x" if ouvert else None,
+                    None if won is None else won_label if won else lost_label,
+                    "x" if schneider else None,
+                    "x" if schwarz else None,
+                    card_points,
+                    bid,
+                    "x" if kontra else None,
+                    "x" if re else None,
+                    ramsch_labels[ramsch] if ramsch else None,
+                    value,
+                    score,
+                    won_label if is_won else lost_label if is_lost else None,
+                    "x" if overbid else None,
+                    list_declarer,
+                    list_others,
+                    provisional_label if provisional else None,
+                    deal[1],
+                    tie,
+                )
+                if pk in disputed:  # no computed values: the 7 cells before the last 2
+                    row = (*row[:-9], *[None] * 6, disputed_label, *row[-2:])
+                yield row
 
     def write_penalties(self):
         """The penalties, which the game points of the Standings sheet include (rules §3.6)."""
