@@ -17,7 +17,10 @@ their frozen panes and column widths before the first row and their auto filter 
 The *Games* sheet holds about 17 filled cells per game (1.6 million at 96,000 games): its data
 rows go through the workbooks' one fast row writer, `exporters.xlsx_rows.LeanRows` (its
 measurement and what it relies on are there); the season workbook's Games sheet uses the
-same `write_game_rows`. Every other sheet uses openpyxl's public API.
+same `write_game_rows` and `game_rows` (its match days' tables, names and disputed games
+read once for the season). Every other sheet uses openpyxl's public API. The file's parts
+are deflated at zlib level 1 (`workbook_save`, through openpyxl's public `ExcelWriter`;
+measured at `COMPRESS_LEVEL`).
 
 Text is always text: a name such as "=1+1" is written as a string, never as a formula.
 
