@@ -20,7 +20,7 @@ from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 from tournaments.exporters import XLSX, Export
 from tournaments.exporters.base_pdf import PdfDocument
 from tournaments.exporters.pdf_styles import BODY, FONT, FONT_BOLD, HEAD_FILL, HEADING, ROUND, THIN
-from tournaments.exporters.workbook import POINTS, Column, TournamentWorkbook
+from tournaments.exporters.workbook import POINTS, Column, TournamentWorkbook, workbook_save
 from tournaments.formats import format_match_points
 from tournaments.leagues.selectors import SeasonTables, day_standings, season_tables
 from tournaments.models import Season, Table
@@ -53,7 +53,7 @@ class SeasonWorkbook(TournamentWorkbook):
         for number, day in enumerate(tables.day_tables, start=1):
             self.write_match_day(number, day)
         self.write_season_games(tables)
-        self.workbook.save(target)
+        workbook_save(self.workbook, target)
 
     def write_team_table(self, tables: SeasonTables, counted):
         columns = [
@@ -158,17 +158,14 @@ class SeasonWorkbook(TournamentWorkbook):
     def season_game_rows(self, tables: SeasonTables):
         """Every game of every played match day (`game_rows`), after its match day and
         venue."""
-        for day in tables.day_tables:
-            self.tournament = day.tournament
-            venues = {
-                (series, number): venue
-                for series, number, venue in Table.objects.filter(
-                    series__tournament=day.tournament
-                ).values_list("series__number", "number", "venue__name")
-            }
-            name = day.tournament.name
-            for values in self.game_rows():
-                yield (name, venues.get((values[0], values[1])), *values)
+        days = [day.tournament for day in tables.day_tables]
+        names = {day.pk: day.name for day in days}
+        venues = dict(
+            Table.objects.filter(series__tournament__in=days).values_list("pk", "venue__name")
+        )
+        return self.game_rows(
+            days, lead=lambda table: (names[table.series.tournament_id], venues.get(table.pk))
+        )
 
 
 SIZE = 8.5

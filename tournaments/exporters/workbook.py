@@ -17,7 +17,10 @@ their frozen panes and column widths before the first row and their auto filter 
 The *Games* sheet holds about 17 filled cells per game (1.6 million at 96,000 games): its data
 rows go through the workbooks' one fast row writer, `exporters.xlsx_rows.LeanRows` (its
 measurement and what it relies on are there); the season workbook's Games sheet uses the
-same `write_game_rows`. Every other sheet uses openpyxl's public API.
+same `write_game_rows` and `game_rows` (its match days' tables, names and disputed games
+read once for the season). Every other sheet uses openpyxl's public API. The file's parts
+are deflated at zlib level 1 (`workbook_save`, through openpyxl's public `ExcelWriter`;
+measured at `COMPRESS_LEVEL`).
 
 Text is always text: a name such as "=1+1" is written as a string, never as a formula.
 
@@ -31,9 +34,11 @@ sheet).
 
 from __future__ import annotations
 
+import datetime
 import io
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from zipfile import ZIP_DEFLATED, ZipFile
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -42,6 +47,7 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.writer.excel import ExcelWriter
 
 from tournaments.exporters import XLSX, Export
 from tournaments.exporters.sheets import NULL_OVERBID_NOTE
@@ -77,6 +83,11 @@ MONEY = "#,##0.00"
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="E8E8E8")
 HEADER_ALIGNMENT = Alignment(vertical="center", wrap_text=True)
+# zlib's level for the file's parts (`workbook_save`; openpyxl's `Workbook.save` deflates at
+# zlib's default, 6). The league season's Games sheet (28.8 MB of XML) deflates in 0.19 s
+# to 3.9 MB at level 1, in 0.79 s to 3.0 MB at level 6 (medians of 5, openpyxl 3.1.5): a
+# third larger file for a quarter of the time.
+COMPRESS_LEVEL = 1
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,19 @@ def text_cell(ws, value: str) -> WriteOnlyCell:
     cell = WriteOnlyCell(ws, value=ILLEGAL_CHARACTERS_RE.sub("", value))
     cell.data_type = "s"
     return cell
+
+
+def workbook_save(workbook: Workbook, target) -> None:
+    """`workbook.save(target)` with the parts deflated at `COMPRESS_LEVEL`.
+
+    openpyxl's `save_workbook` opens the zip archive at zlib's default level; this opens it
+    itself and hands it to openpyxl's public `ExcelWriter(workbook, archive)`, setting the
+    modification time as `save_workbook` does. The parts (and so every cell) are the same
+    bytes; only their compression differs.
+    """
+    archive = ZipFile(target, "w", ZIP_DEFLATED, allowZip64=True, compresslevel=COMPRESS_LEVEL)
+    workbook.properties.modified = datetime.datetime.now(tz=datetime.UTC).replace(tzinfo=None)
+    ExcelWriter(workbook, archive).save()
 
 
 class TournamentWorkbook:
@@ -134,7 +158,7 @@ class TournamentWorkbook:
         self.write_rules()
         if self.money:  # the secretaries' workbook: who did what is not for the public
             self.write_log()
-        self.workbook.save(target)
+        workbook_save(self.workbook, target)
 
     def write_log(self):
         """The action log (`log.selectors.tournament_log`), oldest first."""
@@ -483,12 +507,14 @@ class TournamentWorkbook:
             Column(_("Tied seat"), 8),
         ]
 
-    def seat_names(self) -> dict[tuple[int, int], str]:
-        """(table id, seat) → the player's name."""
+    def seat_names(
+        self, tournaments: Sequence[Tournament] | None = None
+    ) -> dict[tuple[int, int], str]:
+        """(table id, seat) → the player's name, at `tournaments` (default: this one)."""
         return {
             (table_id, seat): name
             for table_id, seat, name in Seat.objects.filter(
-                series__tournament=self.tournament
+                series__tournament__in=[self.tournament] if tournaments is None else tournaments
             ).values_list("table_id", "number", "player__name")
         }
 
@@ -505,112 +531,116 @@ class TournamentWorkbook:
         self.finish(ws, columns, lean.count)
         lean.close()
 
-    def game_rows(self) -> Iterator[tuple[int | str | None, ...]]:
-        """One row per game. A disputed game shows what was entered but no computed values:
-        it counts nowhere until settled (sheets.selectors.disputed_games), so that the Score and
-        list-points columns add up to the Standings sheet."""
-        tables = {
-            table.pk: table
-            for table in Table.objects.filter(series__tournament=self.tournament).select_related(
-                "series"
+    def game_rows(
+        self,
+        tournaments: Sequence[Tournament] | None = None,
+        lead: Callable[[Table], tuple] | None = None,
+    ) -> Iterator[tuple[int | str | None, ...]]:
+        """One row per game of `tournaments` (default: this workbook's tournament), one after
+        the other. A disputed game shows what was entered but no computed values: it counts
+        nowhere until settled (sheets.selectors.disputed_games), so that the Score and
+        list-points columns add up to the Standings sheet.
+
+        `lead(table)`: cells that go before each game of that table (the season workbook's
+        match day and venue). The tables, the players' names and the disputed games of all
+        `tournaments` are read at once; the games are streamed tournament by tournament."""
+        tournaments = [self.tournament] if tournaments is None else tournaments
+        at = Table.objects.filter(series__tournament__in=tournaments)
+        tables = {table.pk: table for table in at.select_related("series")}
+        # Per table, the cells its every row starts with (built once, not per game).
+        places = {
+            pk: (*(lead(table) if lead else ()), table.series.number, table.number)
+            for pk, table in tables.items()
+        }
+        names = self.seat_names(tournaments)
+        disputed = {pk for pks in disputed_games(at.values("id")).values() for pk in pks}
+        game_labels = {value: str(label) for value, label in GameType.choices}
+        trump_labels = {value: str(label) for value, label in Trump.choices}
+        ramsch_labels = {value: str(label) for value, label in RamschResult.choices}
+        won_label, lost_label = _("won"), _("lost")
+        provisional_label = _("provisional")
+        disputed_label = _("disputed: does not count")
+        # rules §4, §3.6: the dealer and the seats without cards of a deal. The same few
+        # dozen recur on every sheet: kept once per (table size, game number).
+        deals: dict[tuple[int, int], tuple[int, str | None]] = {}
+        for tournament in tournaments:
+            games = (
+                games_of_tournament(tournament)
+                .values_list(*self.GAME_FIELDS)
+                .iterator(chunk_size=self.chunk_size)
             )
-        }
-        names = self.seat_names()
-        table_ids = Table.objects.filter(series__tournament=self.tournament).values("id")
-        disputed = {pk for pks in disputed_games(table_ids).values() for pk in pks}
-        labels = {
-            **{value: str(label) for value, label in GameType.choices},
-            **{f"trump:{value}": str(label) for value, label in Trump.choices},
-            **{f"ramsch:{value}": str(label) for value, label in RamschResult.choices},
-            "won": _("won"),
-            "lost": _("lost"),
-            "provisional": _("provisional"),
-            "disputed": _("disputed: does not count"),
-        }
-        out_texts: dict[tuple[int, int], str | None] = {}
-        # Flags print as "x" and stay empty when off: empty cells cost nothing to write.
-        games = (
-            games_of_tournament(self.tournament)
-            .values_list(*self.GAME_FIELDS)
-            .iterator(chunk_size=self.chunk_size)
-        )
-        for (
-            table_id,
-            number,
-            declarer,
-            game,
-            trump,
-            matadors,
-            without,
-            hand,
-            schneider_announced,
-            schwarz_announced,
-            ouvert,
-            won,
-            schneider,
-            schwarz,
-            card_points,
-            bid,
-            kontra,
-            re,
-            ramsch,
-            value,
-            score,
-            is_won,
-            is_lost,
-            overbid,
-            list_declarer,
-            list_others,
-            provisional,
-            pk,
-            tie,
-        ) in games:
-            table = tables[table_id]
-            declared = (
-                table.series.number,
-                table.number,
+            for (
+                table_id,
                 number,
-                table.dealer_of(number),
                 declarer,
-                names.get((table_id, declarer)) if declarer else None,
-                labels.get(game, game),
-                labels[f"trump:{trump}"] if trump else None,
+                game,
+                trump,
                 matadors,
-                "x" if without else None,
-                "x" if hand else None,
-                "x" if schneider_announced else None,
-                "x" if schwarz_announced else None,
-                "x" if ouvert else None,
-                None if won is None else labels["won" if won else "lost"],
-                "x" if schneider else None,
-                "x" if schwarz else None,
+                without,
+                hand,
+                schneider_announced,
+                schwarz_announced,
+                ouvert,
+                won,
+                schneider,
+                schwarz,
                 card_points,
                 bid,
-                "x" if kontra else None,
-                "x" if re else None,
-                labels[f"ramsch:{ramsch}"] if ramsch else None,
-            )
-            # rules §4, §3.6: the dealer of a 4-table; two seats at an NA 5-table. The same
-            # few dozen texts recur on every sheet: kept once per (size, game number).
-            out = out_texts.get((table.size, number), "")
-            if out == "":
-                out = ", ".join(map(str, sorted(table.sitting_out(number)))) or None
-                out_texts[table.size, number] = out
-            if pk in disputed:
-                yield (*declared, *[None] * 6, labels["disputed"], out, tie)
-                continue
-            yield (
-                *declared,
+                kontra,
+                re,
+                ramsch,
                 value,
                 score,
-                labels["won"] if is_won else labels["lost"] if is_lost else None,
-                "x" if overbid else None,
+                is_won,
+                is_lost,
+                overbid,
                 list_declarer,
                 list_others,
-                labels["provisional"] if provisional else None,
-                out,
+                provisional,
+                pk,
                 tie,
-            )
+            ) in games:
+                table = tables[table_id]
+                deal = deals.get((table.size, number))
+                if deal is None:
+                    out = ", ".join(map(str, sorted(table.sitting_out(number)))) or None
+                    deal = deals[table.size, number] = (table.dealer_of(number), out)
+                # Flags print as "x" and stay empty when off: empty cells cost nothing.
+                row = (
+                    *places[table_id],
+                    number,
+                    deal[0],
+                    declarer,
+                    names.get((table_id, declarer)) if declarer else None,
+                    game_labels.get(game, game),
+                    trump_labels[trump] if trump else None,
+                    matadors,
+                    "x" if without else None,
+                    "x" if hand else None,
+                    "x" if schneider_announced else None,
+                    "x" if schwarz_announced else None,
+                    "x" if ouvert else None,
+                    None if won is None else won_label if won else lost_label,
+                    "x" if schneider else None,
+                    "x" if schwarz else None,
+                    card_points,
+                    bid,
+                    "x" if kontra else None,
+                    "x" if re else None,
+                    ramsch_labels[ramsch] if ramsch else None,
+                    value,
+                    score,
+                    won_label if is_won else lost_label if is_lost else None,
+                    "x" if overbid else None,
+                    list_declarer,
+                    list_others,
+                    provisional_label if provisional else None,
+                    deal[1],
+                    tie,
+                )
+                if pk in disputed:  # no computed values: the 7 cells before the last 2
+                    row = (*row[:-9], *[None] * 6, disputed_label, *row[-2:])
+                yield row
 
     def write_penalties(self):
         """The penalties, which the game points of the Standings sheet include (rules §3.6)."""

@@ -267,9 +267,14 @@ def sheet_of(
 
 
 def games_of_tournament(tournament: Tournament) -> QuerySet[Game]:
-    """Every game of a tournament in sheet order, with its table and series."""
+    """Every game of a tournament in sheet order, with its table and series.
+
+    Filtered on the game's tournament and on its series' (the same one, `Game.tournament`
+    being the table's): PostgreSQL then reaches the tournament's tables through the series'
+    index instead of hashing every table in the database for the sort's joins (a club
+    evening of 4,068 games among 7,602 tables: 22 -> 11 ms)."""
     return (
-        Game.objects.filter(tournament=tournament)
+        Game.objects.filter(tournament=tournament, table__series__tournament=tournament)
         .select_related("table__series")
         .order_by("table__series__number", "table__number", "number")
     )

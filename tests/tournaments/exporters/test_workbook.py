@@ -5,12 +5,16 @@ The figures in the files must be those of the selectors that the HTML pages show
 """
 
 import io
+import re
+import zipfile
+import zlib
+from unittest import mock
 
 import pytest
 from openpyxl import Workbook, load_workbook
 
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
-from tournaments.exporters.workbook import TournamentWorkbook, text_cell
+from tournaments.exporters.workbook import COMPRESS_LEVEL, TournamentWorkbook, text_cell
 from tournaments.models import Game
 from tournaments.sheets.selectors import table_sheet
 from tournaments.standings.selectors import series_standings, team_standings, tournament_standings
@@ -125,6 +129,37 @@ def test_workbook_games_sheet_reads_back_cell_by_cell(tournament, worked_table):
     expected = list(load_workbook(buffer)["Games"].iter_rows(values_only=True))
     assert len(expected) == 49
     assert list(games.iter_rows(values_only=True)) == expected
+
+
+def parts(data: bytes) -> dict[str, bytes]:
+    """The file's parts, uncompressed; the core properties without their time stamps."""
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    found = {name: archive.read(name) for name in archive.namelist()}
+    found["docProps/core.xml"] = re.sub(
+        rb"<dcterms:(created|modified)[^<]*</dcterms:\1>", b"", found["docProps/core.xml"]
+    )
+    return found
+
+
+def test_workbook_parts_are_openpyxls_own_deflated_at_the_workbooks_level(
+    tournament, worked_table
+):
+    """`workbook_save` writes the parts openpyxl's `Workbook.save` writes, byte for byte;
+    only their compression (zlib level COMPRESS_LEVEL) differs."""
+    ours = TournamentWorkbook(tournament).render()
+    with mock.patch(
+        "tournaments.exporters.workbook.workbook_save",
+        lambda workbook, target: workbook.save(target),
+    ):
+        openpyxls = TournamentWorkbook(tournament).render()
+    assert parts(ours) == parts(openpyxls)
+    assert b"<dcterms:modified" in zipfile.ZipFile(io.BytesIO(ours)).read("docProps/core.xml")
+    for info in zipfile.ZipFile(io.BytesIO(ours)).infolist():
+        data = zipfile.ZipFile(io.BytesIO(ours)).read(info.filename)
+        deflate = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15)
+        assert info.compress_type == zipfile.ZIP_DEFLATED, info.filename
+        assert info.compress_size == len(deflate.compress(data) + deflate.flush()), info.filename
+    assert len(ours) > len(openpyxls)  # level 1 against openpyxl's (zlib's default, 6)
 
 
 def test_names_that_look_like_formulas_stay_text(tournament, named_series):

@@ -325,6 +325,26 @@ def test_a_small_club_season_worked_by_hand_in_every_output(client, small_club_s
     ]
 
 
+def test_the_season_workbooks_games_are_each_evenings_under_its_name(small_club_season):
+    """The Games sheet: every game of evening 1, then every game of evening 2, each under
+    its evening's name and with its declarer's name at that evening (Dora played the
+    first, Emil the second only)."""
+    from openpyxl import load_workbook
+
+    from tournaments.exporters.season import SeasonWorkbook
+    from tournaments.models import Game
+
+    book = load_workbook(io.BytesIO(SeasonWorkbook(small_club_season).render()), read_only=True)
+    rows = list(book["Games"].iter_rows(min_row=2, values_only=True))
+    days = list(small_club_season.tournaments.order_by("name"))
+    counts = [Game.objects.filter(table__series__tournament=day).count() for day in days]
+    assert counts[0] > 0 and counts[1] > 0
+    assert [row[0] for row in rows] == ["Clubabend 1"] * counts[0] + ["Clubabend 2"] * counts[1]
+    declarers = [{row[7] for row in rows if row[0] == day.name} - {None} for day in days]
+    assert declarers[0] <= {"Anna", "Bert", "Carl", "Dora"} and "Dora" in declarers[0]
+    assert declarers[1] <= {"Bert", "Carl", "Emil", "Anna"} and "Emil" in declarers[1]
+
+
 def test_a_closed_season_reads_its_archive_alike_in_every_output(client, small_club_season, club):
     clubs = {"Asse": club.name, "Buben": club.name}
     live = assert_outputs_agree(client, small_club_season, clubs)

@@ -14,7 +14,7 @@ from tournaments.exporters.workbook import Column
 from tournaments.formats import format_match_points
 from tournaments.leagues.selectors import match_day_table, season_tables
 from tournaments.leagues.services import match_day_confirm, season_close
-from tournaments.models import RosterEntry
+from tournaments.models import RosterEntry, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -213,3 +213,20 @@ def test_the_season_workbooks_games_read_back_as_openpyxls_own_rows(played):
         assert [(c.value, c.number_format, c.data_type) for c in row] == [
             (c.value, c.number_format, c.data_type) for c in want
         ]
+
+
+def test_the_season_games_sheet_names_each_games_match_day_and_venue(played):
+    """Each game's row starts with its match day and its table's venue (Altenburg or Zeitz
+    by table, both at the one match day)."""
+    match_day_confirm(tournament=played)
+    venues = {
+        (table.series.number, table.number): table.venue.name
+        for table in Table.objects.filter(series__tournament=played).select_related(
+            "series", "venue"
+        )
+    }
+    assert set(venues.values()) == {"Altenburg", "Zeitz"}
+    book = load_workbook(io.BytesIO(SeasonWorkbook(played.season).render()))
+    rows = list(book["Games"].iter_rows(min_row=2, values_only=True))
+    assert len(rows) == 4 * 4
+    assert [row[:2] for row in rows] == [(played.name, venues[row[2], row[3]]) for row in rows]
