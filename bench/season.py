@@ -25,12 +25,16 @@ if missing):
    over the seats' stored totals that gives the player table's and the team table's
    sums (target: within 5x of it).
 
-Runs are interleaved (every measurement of a round before the next round) and medians are
-quoted, with a PASS or MISS line per target (exit status 1 if any is missed).
+The workbooks and tables are a server worker's answers: they are measured in an
+interpreter tuned as a worker's (`skatclub/runtime.py`, as bench/load.py's floor is;
+`--interpreter stock` keeps Python's defaults). Runs are interleaved (every measurement of
+a round before the next round) and medians are quoted, with a PASS or MISS line per target
+(exit status 1 if any is missed).
 
 Usage:
 
-    python bench/season.py [--repeat 3] [--seed 1] [--no-import | --import-only]
+    python bench/season.py [--repeat 3] [--seed 1] [--no-import | --import-only | --tables-only]
+                           [--interpreter server|stock]
     python bench/season.py --writers    # the Games rows: LeanRows against ws.append
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/skat_bench_season python bench/season.py
 """
@@ -489,6 +493,13 @@ def main(argv=None) -> int:
         action="store_true",
         help="only: the workbooks with LeanRows and with openpyxl's public append",
     )
+    parser.add_argument(
+        "--interpreter",
+        choices=["server", "stock"],
+        default="server",
+        help="the workbooks and tables measured in an interpreter tuned as a server worker's "
+        "(skatclub/runtime.py: they are a worker's answers) or with Python's defaults",
+    )
     parser.add_argument("--no-import", action="store_true", help="skip the import_season runs")
     parser.add_argument("--import-only", action="store_true", help="the import_season runs only")
     parser.add_argument(
@@ -498,11 +509,17 @@ def main(argv=None) -> int:
     OUT.mkdir(exist_ok=True)
     url = os.environ.get("DATABASE_URL") or DEFAULT_DB
     setup_django(url)
-    print(f"database: {url}", flush=True)
+    print(f"database: {url}, {args.interpreter} interpreter", flush=True)
     seasons = {kind: ensure_season(kind, args.seed) for kind in ("league", "club")}
     halves = {kind: ensure_season(kind, args.seed, half=True) for kind in ("league", "club")}
     if args.writers:
         return writers(args, seasons)
+    if args.interpreter == "server":
+        # As skatclub/wsgi.py tunes a worker: what was loaded frozen, the collector's
+        # thresholds (the import runs as its own command, `collector_for_import`).
+        from skatclub import runtime
+
+        runtime.tune()
     from django.db import connection
 
     with connection.cursor() as cursor:
