@@ -67,10 +67,10 @@ serve: $(STAMP) bytecode
 # The browser tests share one worker (`xdist_group`, tests/browser/conftest.py), one
 # chromium at a time; the other tests are spread by load (loadgroup). The fuzz tests run
 # a tenth of their examples unless FUZZ_FULL=1 (tests/test_fuzz.py; .ci/run sets it for one of its runs).
-# Measured in a fresh clone on these 2 cores (load average about 3): make test 4 min 2 s
-# (2,481 tests), make test-postgres with FUZZ_FULL=1 6 min 8 s, the whole .ci/run 10 min
-# 33 s (the suite in one process took about 10 min on a quiet machine, 21-24 on a shared
-# one).
+# Measured in a fresh clone on these 2 cores (quiet): make test 3 min 21 s in pytest
+# (2,499 tests; 3 min 40 s with the virtualenv's install), within .ci/run 3 min 42 s, make
+# test-postgres with FUZZ_FULL=1 6 min 37 s, the whole .ci/run 10 min 23 s (the suite in
+# one process took about 10 min on a quiet machine, 21-24 on a shared one).
 # Each worker imports the project and the test modules: compiled once (bytecode), and
 # pytest's rewritten test modules kept in __pycache__ even where PYTHONDONTWRITEBYTECODE
 # is set, a worker collects the suite in 5 s instead of 15 (load average 11).
