@@ -176,22 +176,27 @@ def test_the_standings_command_agrees_with_the_season_page(client, confirmed):
     ]
 
 
-@pytest.fixture
-def two_days(confirmed, teams):
+def second_day(confirmed, teams, *, seeds: tuple[int, ...], **settings):
+    """A second match day of the season, at two venues, its series played and confirmed."""
     day = match_day_create(
         season=confirmed.season,
         name="2. Spieltag",
         date=datetime.date(2026, 10, 17),
         club=confirmed.club,
         published=True,
-        games_per_series_4=4,
-        games_per_series_3=3,
+        **settings,
     )
     venue_create(tournament=day, name="Zeitz", teams=[teams["Altenburg I"], teams["Zeitz II"]])
     venue_create(tournament=day, name="Altenburg", teams=[teams["Altenburg II"], teams["Zeitz I"]])
-    play_series(day, seed=11)
-    play_series(day, seed=12)
+    for seed in seeds:
+        play_series(day, seed=seed)
     match_day_confirm(tournament=day)
+    return day
+
+
+@pytest.fixture
+def two_days(confirmed, teams):
+    second_day(confirmed, teams, seeds=(11, 12), games_per_series_4=4, games_per_series_3=3)
     return confirmed.season
 
 
@@ -285,19 +290,7 @@ def _game_values(season) -> list[tuple]:
 def test_match_days_of_other_bonuses_keep_their_own_values(confirmed, teams, tmp_path):
     """The match days share their valued games (`rows.GameRows`) only where their scoring
     settings agree."""
-    day = match_day_create(
-        season=confirmed.season,
-        name="2. Spieltag",
-        date=datetime.date(2026, 10, 17),
-        club=confirmed.club,
-        published=True,
-        bonus_won=80,
-        bonus_lost=70,
-    )
-    venue_create(tournament=day, name="Zeitz", teams=[teams["Altenburg I"], teams["Zeitz II"]])
-    venue_create(tournament=day, name="Altenburg", teams=[teams["Altenburg II"], teams["Zeitz I"]])
-    play_series(day, seed=11)
-    match_day_confirm(tournament=day)
+    second_day(confirmed, teams, seeds=(11,), bonus_won=80, bonus_lost=70)
     values = _game_values(confirmed.season)
     path = tmp_path / "season.json"
     path.write_text(season_text(confirmed.season), encoding="utf-8")
