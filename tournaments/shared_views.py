@@ -2,6 +2,9 @@
 subject's views.
 
 - `SeasonMixin`: `self.season` from the `season` slug (the season pages and downloads);
+- `SeasonTablesMixin`: a page of a season's tables (the league's tables page and a club's
+  season page): its state, who may see it, its tables for the category asked for;
+- `category_of`: the `?category=` asked for;
 - `SheetMixin`: a table of a tournament the signed-in secretary manages (the desk's sheet
   screens and the director's entry pages);
 - `preview_reply`: the live value of a typed row as the desk's and the phone's scripts
@@ -13,7 +16,7 @@ subject's views.
 """
 
 from django.contrib import messages
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.functional import cached_property
@@ -21,10 +24,14 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from tournaments import permissions
+from tournaments.caching.answers import VersionedPageMixin
+from tournaments.caching.states import State, season_state
 from tournaments.errors import UserError
 from tournaments.games import game_preview
+from tournaments.leagues.selectors import SeasonTables, season_tables
 from tournaments.mixins import ManageMixin, TableMixin
 from tournaments.models import (
+    Category,
     Game,
     GameChange,
     GameType,
@@ -54,6 +61,39 @@ class SeasonMixin:
         context = super().get_context_data(**kwargs)
         context["season"] = self.season
         context["can_manage"] = self.can_manage
+        return context
+
+
+def category_of(request) -> str:
+    """The category of `?category=`: one of `Category`'s, else "" (every player)."""
+    category = request.GET.get("category", "")
+    return category if category in Category.values else ""
+
+
+class SeasonTablesMixin(VersionedPageMixin, SeasonMixin):
+    """A page of a season's tables: answered from the season's state (ETag, 304, the
+    shared cache); seen once a match day is published, or by who runs the season; its
+    tables (`season_tables`) those of the category asked for, over the match days the
+    viewer may see."""
+
+    def page_state(self) -> State:
+        state = season_state(self.kwargs["season"])
+        if state is None:
+            raise Http404
+        return state
+
+    def tables_asked(self) -> tuple[SeasonTables, str]:
+        """The season's tables and the category they are of ("" for every player)."""
+        season = self.season
+        if not (season.tournaments.filter(published=True).exists() or self.can_manage):
+            raise Http404
+        category = category_of(self.request)
+        viewer = self.request.user if self.request.user.is_authenticated else None
+        return season_tables(season, category=category or None, viewer=viewer), category
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["categories"] = [c for c in Category.choices if c[0]]
         return context
 
 

@@ -18,8 +18,7 @@ from tournaments.exporters.season import SeasonResultsPdf, SeasonWorkbook
 from tournaments.exporters.sheets import ScoreSheetsPdf
 from tournaments.exporters.workbook import TournamentWorkbook
 from tournaments.mixins import ManageMixin, SeriesMixin, TableMixin, TournamentMixin
-from tournaments.models import Category
-from tournaments.shared_views import SeasonMixin, entry_url
+from tournaments.shared_views import SeasonMixin, category_of, entry_url
 
 
 class DownloadView(View):
@@ -49,10 +48,9 @@ class ResultsPdfView(TournamentMixin, DownloadView):
     """The results list; `?category=` a category's own."""
 
     def exporter(self):
-        category = self.request.GET.get("category", "")
         return ResultsPdf(
             self.tournament,
-            category=category if category in Category.values else None,
+            category=category_of(self.request) or None,
             standings_url=_standings_url(self.request, self.tournament),
         )
 

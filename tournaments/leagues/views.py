@@ -21,14 +21,11 @@ from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
 from tournaments import permissions
-from tournaments.caching.answers import VersionedPageMixin
-from tournaments.caching.states import State, season_state
 from tournaments.errors import UserError
 from tournaments.leagues import forms
 from tournaments.leagues.selectors import (
     TEAM_ORDER,
     match_day_table,
-    season_tables,
 )
 from tournaments.leagues.services import (
     match_day_confirm,
@@ -43,8 +40,8 @@ from tournaments.leagues.services import (
 )
 from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import ManageMixin, TournamentMixin
-from tournaments.models import Category, Club, League, RosterEntry, Season, Team, Venue
-from tournaments.shared_views import SeasonMixin
+from tournaments.models import Club, League, RosterEntry, Season, Team, Venue
+from tournaments.shared_views import SeasonMixin, SeasonTablesMixin
 
 
 def _member_clubs(season: Season):
@@ -58,27 +55,15 @@ def _member_clubs(season: Season):
 # --------------------------------------------------------------------------------------
 
 
-class SeasonTablesView(VersionedPageMixin, SeasonMixin, TemplateView):
+class SeasonTablesView(SeasonTablesMixin, TemplateView):
     """ETag, 304 and the shared cache for anonymous visitors, from the same state as the
     season's page (`season_state`)."""
 
     template_name = "tournaments/leagues/season.html"
 
-    def page_state(self) -> State:
-        state = season_state(self.kwargs["season"])
-        if state is None:
-            raise Http404
-        return state
-
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        season = self.season
-        if not (season.tournaments.filter(published=True).exists() or self.can_manage):
-            raise Http404
-        category = self.request.GET.get("category", "")
-        category = category if category in Category.values else ""
-        viewer = self.request.user if self.request.user.is_authenticated else None
-        tables = season_tables(season, category=category or None, viewer=viewer)
+        tables, category = self.tables_asked()
         counted = tables.counted_days
         team_table = SeasonTeamTable(tables.teams, match_days=counted, prefix="t-")
         player_table = SeasonPlayerTable(tables.players, match_days=counted, prefix="p-")
@@ -90,7 +75,6 @@ class SeasonTablesView(VersionedPageMixin, SeasonMixin, TemplateView):
             player_table=player_table,
             team_order=TEAM_ORDER,
             category=category,
-            categories=[c for c in Category.choices if c[0]],
         )
         return context
 

@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.utils.cache import patch_cache_control
 from django.utils.formats import date_format
 from django.views.generic import DetailView, TemplateView, View
@@ -19,8 +19,7 @@ from tournaments.caching.standings import (
     series_standings_of,
     standings_of,
 )
-from tournaments.caching.states import State, player_state, season_state
-from tournaments.leagues.selectors import season_tables
+from tournaments.caching.states import State, player_state
 from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category, Player, Season, Series, Tournament
@@ -29,17 +28,13 @@ from tournaments.public.tables import (
     StandingsTable,
     TeamStandingsTable,
 )
+from tournaments.shared_views import SeasonTablesMixin, category_of
 from tournaments.sheets.selectors import latest_games, table_sheet
 from tournaments.standings.selectors import player_statistics, team_standings
 
 STANDINGS_PER_PAGE = 100
 # One date format per language, on every page and PDF: 21.11.2026, 11/21/2026.
 SHORT = "SHORT_DATE_FORMAT"
-
-
-def _category(request) -> str:
-    category = request.GET.get("category", "")
-    return category if category in Category.values and category else ""
 
 
 class HomeView(TemplateView):
@@ -77,7 +72,7 @@ class TournamentDetailView(TournamentPageMixin, TournamentMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        category = _category(self.request)
+        category = category_of(self.request)
         series = self.series_list
         standings = standings_of(self.tournament, category=category or None)
         progress = progress_of(self.tournament)
@@ -108,7 +103,7 @@ class SeriesDetailView(TournamentPageMixin, SeriesMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        category = _category(self.request)
+        category = category_of(self.request)
         # Taken from the tournament's standings of this version (computed once for its
         # pages), not read again: the same rows as `series_standings`.
         standings = series_standings_of(
@@ -193,7 +188,10 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
         return context
 
 
-class SeasonDetailView(VersionedPageMixin, TemplateView):
+class SeasonDetailView(SeasonTablesMixin, TemplateView):
+    """A club's season: its team and player tables (those of the league's tables page,
+    sortable here) and each played day's teams."""
+
     template_name = "tournaments/season_detail.html"
 
     def get(self, request, *args, **kwargs):
@@ -202,42 +200,22 @@ class SeasonDetailView(VersionedPageMixin, TemplateView):
             return redirect("league_season", season=kwargs["season"])
         return super().get(request, *args, **kwargs)
 
-    def page_state(self) -> State:
-        state = season_state(self.kwargs["season"])
-        if state is None:
-            raise Http404
-        return state
-
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        season = get_object_or_404(
-            Season.objects.select_related("club", "league"), slug=kwargs["season"]
-        )
-        if not (
-            season.tournaments.filter(published=True).exists()
-            or permissions.can_manage_club(self.request.user, season.club)
-        ):
-            raise Http404
-        category = _category(self.request)
-        viewer = self.request.user if self.request.user.is_authenticated else None
-        tables = season_tables(season, category=category or None, viewer=viewer)
-        counted = tables.counted_days
-        # The tables page's tables (`leagues.tables`), sortable, without its match-day
-        # columns and club column of the teams.
+        tables, category = self.tables_asked()
+        # A club's own season: its teams' club column left out.
         players_table = SeasonPlayerTable(
-            tables.players, match_days=counted, prefix="p-", orderable=True
+            tables.players, match_days=tables.counted_days, prefix="p-", orderable=True
         )
         teams_table = SeasonTeamTable(tables.teams, prefix="t-", orderable=True, exclude=["club"])
         RequestConfig(self.request, paginate=False).configure(players_table)
         RequestConfig(self.request, paginate=False).configure(teams_table)
         context.update(
-            season=season,
             match_days=tables.match_days,
             played_days=tables.day_tables,
             players_table=players_table,
             teams_table=teams_table,
             category=category,
-            categories=[c for c in Category.choices if c[0]],
         )
         return context
 
