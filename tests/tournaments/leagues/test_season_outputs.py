@@ -124,39 +124,9 @@ def page_rows(client, url) -> tuple[list, list]:
     return teams_from_html(tables[0]), players_from_html(tables[-1])
 
 
-def api_rows(client, slug) -> tuple[list, list]:
-    data = client.get(f"/api/v1/seasons/{slug}").json()
-    teams = [
-        (
-            str(t["rank"]),
-            t["team"],
-            format_match_points(
-                Fraction(t["match_points_won"]).limit_denominator(1000),
-                Fraction(t["match_points_lost"]).limit_denominator(1000),
-            ),
-            str(t["list_points"]),
-        )
-        for t in data["teams"]
-    ]
-    players = [
-        (
-            _rank(p["rank"]),
-            p["player"],
-            p["team"],
-            _series(p.get("series_counted"), p.get("series_played")),
-            str(p["won"]),
-            str(p["lost"]),
-            str(p["list_points"]),
-        )
-        for p in data["players"]
-    ]
-    return teams, players
-
-
-def command_rows(slug) -> tuple[list, list]:
-    out = io.StringIO()
-    call_command("standings", season=slug, format="json", stdout=out)
-    data = json.loads(out.getvalue())
+def json_rows(data: dict) -> tuple[list, list]:
+    """The teams and players of the API's or the command's season JSON, as the pages show
+    them: both carry the same fields, so one reading serves both."""
     teams = [
         (
             str(t["rank"]),
@@ -182,6 +152,16 @@ def command_rows(slug) -> tuple[list, list]:
         for p in data["players"]
     ]
     return teams, players
+
+
+def api_rows(client, slug) -> tuple[list, list]:
+    return json_rows(client.get(f"/api/v1/seasons/{slug}").json())
+
+
+def command_rows(slug) -> tuple[list, list]:
+    out = io.StringIO()
+    call_command("standings", season=slug, format="json", stdout=out)
+    return json_rows(json.loads(out.getvalue()))
 
 
 def workbook_rows(client, slug) -> tuple[list, list]:
