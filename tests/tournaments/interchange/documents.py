@@ -1,7 +1,15 @@
 """Interchange documents the tests read: the example of interchange.md, two tables, the
 rules §2 worked example; `counts` of the rows an import writes; two faults of a document
-(`without_clubs`, `seated_twice`)."""
+(`without_clubs`, `seated_twice`); `row_counts` of every table (nothing written by a
+refused import) and `text_of` a tournament as its exported document.
 
+"""
+
+import json
+
+from django.apps import apps
+
+from tournaments.interchange import export_document
 from tournaments.models import Club, Game, Penalty, Player, Registration, Series, Table, Tournament
 
 
@@ -142,3 +150,14 @@ def without_clubs(doc):
 
 def seated_twice(doc):
     doc["series"][0]["tables"][1]["seats"][2] = "p4"
+
+
+def row_counts() -> dict[str, int]:
+    """The rows of every model of the app and of the users, by model."""
+    models = [*apps.get_app_config("tournaments").get_models(), apps.get_model("auth", "User")]
+    return {model.__name__: model.objects.count() for model in models}
+
+
+def text_of(tournament) -> str:
+    """The tournament's exported document as text."""
+    return json.dumps(export_document(tournament), ensure_ascii=False, indent=2)

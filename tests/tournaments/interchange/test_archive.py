@@ -10,21 +10,13 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.tournaments.helpers import complete_tournament
+from tests.tournaments.interchange.documents import row_counts, text_of
 from tournaments.interchange import InterchangeError, export_document, import_document
 from tournaments.models import ActionLog, GameChange, Payment, PenaltyChange, SheetCopy, Tournament
 from tournaments.sheets.selectors import disputed_games, table_sheet
 from tournaments.standings.selectors import tournament_standings
 
 pytestmark = pytest.mark.django_db
-
-
-def row_counts() -> dict[str, int]:
-    models = [*apps.get_app_config("tournaments").get_models(), apps.get_model("auth", "User")]
-    return {model.__name__: model.objects.count() for model in models}
-
-
-def text_of(tournament) -> str:
-    return json.dumps(export_document(tournament), ensure_ascii=False, indent=2)
 
 
 @pytest.fixture

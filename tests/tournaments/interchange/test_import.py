@@ -7,6 +7,7 @@ from tests.factories import PlayerFactory
 from tests.tournaments.interchange.documents import (
     contract_example,
     counts,
+    row_counts,
     seated_twice,
     two_table_document,
     without_clubs,
@@ -94,12 +95,6 @@ def test_replace_swaps_the_tournament_in_one_go():
     assert second.slug == first.slug
     assert not Tournament.objects.filter(pk=first.pk).exists()
     assert row_counts() == counts
-
-
-def row_counts() -> dict[str, int]:
-    from django.apps import apps
-
-    return {m.__name__: m.objects.count() for m in apps.get_app_config("tournaments").get_models()}
 
 
 def test_complete_sheets_close_the_series_and_finish_the_tournament():

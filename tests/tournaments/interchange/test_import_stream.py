@@ -7,27 +7,22 @@ import json
 import sys
 
 import pytest
-from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.tournaments.helpers import complete_tournament
-from tests.tournaments.interchange.documents import contract_example, two_table_document
+from tests.tournaments.interchange.documents import (
+    contract_example,
+    row_counts,
+    text_of,
+    two_table_document,
+)
 from tournaments.interchange import export_document, import_document, writer
 from tournaments.models import Game, Seat, Tournament
 from tournaments.sheets.selectors import seat_lines
 from tournaments.sheets.totals import seat_lines_from_games
 
 pytestmark = pytest.mark.django_db
-
-
-def row_counts() -> dict[str, int]:
-    models = [*apps.get_app_config("tournaments").get_models(), apps.get_model("auth", "User")]
-    return {model.__name__: model.objects.count() for model in models}
-
-
-def text_of(tournament) -> str:
-    return json.dumps(export_document(tournament), ensure_ascii=False, indent=2)
 
 
 def imported(path, *args) -> Tournament:
