@@ -56,7 +56,7 @@ from tournaments.models import (
 from tournaments.registry.services import (
     club_create,
     players_create,
-    registration_add,
+    registrations_restore,
     season_create,
     tournament_create,
     tournament_purge,
@@ -264,13 +264,14 @@ class _Writer:
             ramsch_rule=settings.ramsch_rule,
             ramsch_tie_both_win=settings.ramsch_tie_both_win,
             kontra_allowed=settings.kontra_allowed,
+            checked=True,  # by the reader (`_Checker.check_tournament`); the slug in `begin`
             **extra,
         )
         if archive is None or archive.registrations is None:
             registered = [self.players[p.id] for p in self.c.players]
         else:
             registered = [self.players[pid] for pid, _lot in archive.registrations]
-        registration_add(tournament=tournament, players=registered)
+        registrations_restore(tournament=tournament, players=registered)
         return tournament
 
     def season(self, data: dict | None, owner: Club) -> Season | None:

@@ -44,14 +44,15 @@ from tournaments.interchange.writer import import_source
 from tournaments.leagues.services import (
     MatchDayError,
     MatchDayPlayed,
+    TeamError,
     VenuePlayed,
     league_create,
     league_season_create,
     match_days_restore,
-    roster_restore,
+    rosters_restore,
     season_close,
     season_update,
-    team_create,
+    teams_restore,
 )
 from tournaments.models import (
     Club,
@@ -266,11 +267,13 @@ def import_season_file(path: str) -> Season:
         return season
 
 
-def _match_day_import(day: dict, season: Season, feed: stream.TableFeed | None, rows: GameRows):
+def _match_day_import(
+    day: dict, season: Season, feed: stream.TableFeed | None, rows: GameRows, host: Club
+):
     """The match day's tournament, created in the season (not moved there afterwards);
     `rows`: the games valued so far, which the season's match days share."""
     options = {
-        "club": day["host"],
+        "club": host,
         "season": season,
         "published": bool(day.get("published", True)),
         "rows": rows,
@@ -283,18 +286,33 @@ def _match_day_import(day: dict, season: Season, feed: stream.TableFeed | None, 
     )
 
 
-def _members(roster: list[dict], club: Club) -> list[tuple[Player, bool]]:
-    """A roster's players: the club's first player of each name (by id), else a new one."""
-    names = [member["name"] for member in roster]
-    found: dict[str, Player] = {}
-    for player in Player.objects.filter(name__in=names, club=club).order_by("-pk"):
-        found[player.name] = player  # the first by id is written last
-    new = list(dict.fromkeys(name for name in names if name not in found))
-    for name, player in zip(
-        new, players_create([{"name": name, "club": club} for name in new]), strict=True
-    ):
-        found[name] = player
-    return [(found[member["name"]], bool(member.get("substitute"))) for member in roster]
+def _rosters(entries: list[dict], clubs: list[Club]) -> list[list[tuple[Player, bool]]]:
+    """The teams' rosters' players: each club's first player of each name (by id), else a
+    new one (created in the document's order)."""
+    names = {member["name"] for entry in entries for member in entry["roster"]}
+    found: dict[tuple[int, str], Player] = {}
+    for player in Player.objects.filter(
+        name__in=names, club__in={club.pk for club in clubs}
+    ).order_by("-pk"):
+        found[player.club_id, player.name] = player  # the first by id is written last
+    new = list(
+        dict.fromkeys(
+            (club, member["name"])
+            for entry, club in zip(entries, clubs, strict=True)
+            for member in entry["roster"]
+            if (club.pk, member["name"]) not in found
+        )
+    )
+    created = players_create([{"name": name, "club": club} for club, name in new])
+    for (club, name), player in zip(new, created, strict=True):
+        found[club.pk, name] = player
+    return [
+        [
+            (found[club.pk, member["name"]], bool(member.get("substitute")))
+            for member in entry["roster"]
+        ]
+        for entry, club in zip(entries, clubs, strict=True)
+    ]
 
 
 def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
@@ -325,15 +343,25 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
             days, rows = [], GameRows()
             for i, day in enumerate(doc["match_days"]):
                 place = f"match_days[{i}]"
-                days.append(_match_day_import(day, season, feed, rows))
-            teams = {}
-            for i, entry in enumerate(doc["teams"]):
-                place = f"teams[{i}]"
-                club = _club(entry["club"], found)
-                team = teams[entry["name"]] = team_create(
-                    season=season, club=club, name=entry["name"]
+                days.append(_match_day_import(day, season, feed, rows, _club(day["host"], found)))
+            place = "teams"
+            clubs = [_club(entry["club"], found) for entry in doc["teams"]]
+            try:
+                made = teams_restore(
+                    season=season,
+                    teams=[
+                        (club, entry["name"])
+                        for entry, club in zip(doc["teams"], clubs, strict=True)
+                    ],
                 )
-                roster_restore(team=team, members=_members(entry["roster"], club))
+                rosters_restore(
+                    season=season,
+                    rosters=list(zip(made, _rosters(doc["teams"], clubs), strict=True)),
+                )
+            except TeamError as error:
+                place = f"teams[{error.index}]"
+                raise
+            teams = {entry["name"]: team for entry, team in zip(doc["teams"], made, strict=True)}
             played = []
             for i, (day, tournament) in enumerate(zip(doc["match_days"], days, strict=True)):
                 venues = []

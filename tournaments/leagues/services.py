@@ -101,29 +101,60 @@ def season_update(*, season: Season, **settings) -> Season:
     return season
 
 
+class TeamError(UserError):
+    """The UserError of one team of `teams_restore` or `rosters_restore`: `index` is its
+    place in the list given."""
+
+    def __init__(self, error: UserError, *, index: int):
+        super().__init__(error.message, code=error.code, field=error.field)
+        self.index = index
+
+
 def team_create(*, season: Season, club: Club, name: str) -> Team:
     """A club's team in a season: a league season's member clubs, or the season's club."""
+    return teams_restore(season=season, teams=[(club, name)])[0]
+
+
+def teams_restore(*, season: Season, teams: Sequence[tuple[Club, str]]) -> list[Team]:
+    """Teams (club and name each) of a season, checked in order as `team_create` checks
+    one, with a few queries for all (a season document's teams)."""
     with transaction.atomic():
         season = _open_season(season)
+        members = None
         if season.league_id is not None:
-            if not season.league.clubs.filter(pk=club.pk).exists():
-                raise UserError(
-                    _("%(club)s is not a member club of %(league)s.")
-                    % {"club": club.name, "league": season.league.name}
-                )
-        elif club.pk != season.club_id:
+            members = set(season.league.clubs.values_list("pk", flat=True))
+        names = set(Team.objects.filter(season=season).values_list("name", flat=True))
+        new = []
+        for index, (club, name) in enumerate(teams):
+            try:
+                new.append(_team_checked(season, members, names, club, name))
+            except UserError as error:
+                raise TeamError(error, index=index) from None
+        return Team.objects.bulk_create(new)
+
+
+def _team_checked(season: Season, members: set | None, names: set, club: Club, name: str):
+    """A new team, checked (`members`: the league's clubs; `names`: the season's teams)."""
+    if members is not None:
+        if club.pk not in members:
             raise UserError(
-                _("Only %(club)s's teams play in this season.") % {"club": season.club}
+                _("%(club)s is not a member club of %(league)s.")
+                % {"club": club.name, "league": season.league.name}
             )
-        name = name.strip()
-        if Team.objects.filter(season=season, name=name).exists():
-            raise UserError(
-                _("A team named %(name)s already plays in this season.") % {"name": name},
-                field="name",
-            )
-        team = validated(Team(season=season, club=club, name=name))
-        team.save()
-    return team
+    elif club.pk != season.club_id:
+        raise UserError(_("Only %(club)s's teams play in this season.") % {"club": season.club})
+    name = name.strip()
+    if name in names:
+        raise UserError(
+            _("A team named %(name)s already plays in this season.") % {"name": name},
+            field="name",
+        )
+    names.add(name)
+    # The season and the club are the caller's, the name's uniqueness is checked above:
+    # the model's field checks, without a query each.
+    return validated(
+        Team(season=season, club=club, name=name), exclude=("season", "club"), constraints=False
+    )
 
 
 def roster_add(*, team: Team, player: Player, substitute: bool = False) -> RosterEntry:
@@ -133,51 +164,73 @@ def roster_add(*, team: Team, player: Player, substitute: bool = False) -> Roste
 
 def roster_restore(*, team: Team, members: Sequence[tuple[Player, bool]]) -> list[RosterEntry]:
     """Put players (each with whether a substitute) on a team's roster, checked in order as
-    `roster_add` checks one, with a few queries for all (a season document's rosters)."""
+    `roster_add` checks one."""
+    return rosters_restore(season=team.season, rosters=[(team, members)])
+
+
+def rosters_restore(
+    *, season: Season, rosters: Sequence[tuple[Team, Sequence[tuple[Player, bool]]]]
+) -> list[RosterEntry]:
+    """The rosters of teams of one season (each team with its players, each with whether a
+    substitute), checked in order as `roster_add` checks one, with a few queries for all
+    (a season document's rosters)."""
     with transaction.atomic():
-        season = _open_season(team.season)
+        season = _open_season(season)
         others = dict(
             RosterEntry.objects.filter(
-                season=season, player__in=[player.pk for player, _sub in members]
+                season=season,
+                player__in=[player.pk for _team, members in rosters for player, _sub in members],
             ).values_list("player_id", "team__name")
         )
-        on_roster = {False: 0, True: 0}
-        for substitute, count in (
-            RosterEntry.objects.filter(team=team)
-            .values_list("substitute")
+        on_roster = {(team.pk, sub): 0 for team, _members in rosters for sub in (False, True)}
+        for team_id, substitute, count in (
+            RosterEntry.objects.filter(team__in=[team.pk for team, _members in rosters])
+            .values_list("team_id", "substitute")
             .annotate(n=Count("pk"))
             .order_by()
         ):
-            on_roster[substitute] = count
+            on_roster[team_id, substitute] = count
         entries = []
-        for player, substitute in members:
-            if player.club_id != team.club_id:
-                raise UserError(
-                    _("%(player)s is not a member of %(club)s, the club of %(team)s.")
-                    % {"player": player.name, "club": team.club.name, "team": team.name}
-                )
-            if player.pk in others:
-                raise UserError(
-                    _(
-                        "%(player)s is already on the roster of %(team)s this season: a "
-                        "player plays for one team per season."
-                    )
-                    % {"player": player.name, "team": others[player.pk]}
-                )
-            limit = season.substitutes if substitute else season.team_size
-            if on_roster[substitute] >= limit:
-                message = (
-                    _("%(team)s already has %(count)s substitutes, the season's limit.")
-                    if substitute
-                    else _("%(team)s already has %(count)s regular players, the season's limit.")
-                )
-                raise UserError(message % {"team": team.name, "count": limit})
-            on_roster[substitute] += 1
-            others[player.pk] = team.name
-            entries.append(
-                RosterEntry(team=team, season=season, player=player, substitute=substitute)
-            )
+        for index, (team, members) in enumerate(rosters):
+            if team.season_id != season.pk:
+                raise ValueError(f"team {team.pk} plays in another season")
+            try:
+                entries += _roster_checked(season, team, members, others, on_roster)
+            except UserError as error:
+                raise TeamError(error, index=index) from None
         return RosterEntry.objects.bulk_create(entries)
+
+
+def _roster_checked(season, team, members, others: dict, on_roster: dict) -> list[RosterEntry]:
+    """A team's new roster entries, checked (`others`: the season's players on a roster,
+    by id, with their team's name; `on_roster`: regulars and substitutes by team)."""
+    entries = []
+    for player, substitute in members:
+        if player.club_id != team.club_id:
+            raise UserError(
+                _("%(player)s is not a member of %(club)s, the club of %(team)s.")
+                % {"player": player.name, "club": team.club.name, "team": team.name}
+            )
+        if player.pk in others:
+            raise UserError(
+                _(
+                    "%(player)s is already on the roster of %(team)s this season: a "
+                    "player plays for one team per season."
+                )
+                % {"player": player.name, "team": others[player.pk]}
+            )
+        limit = season.substitutes if substitute else season.team_size
+        if on_roster[team.pk, substitute] >= limit:
+            message = (
+                _("%(team)s already has %(count)s substitutes, the season's limit.")
+                if substitute
+                else _("%(team)s already has %(count)s regular players, the season's limit.")
+            )
+            raise UserError(message % {"team": team.name, "count": limit})
+        on_roster[team.pk, substitute] += 1
+        others[player.pk] = team.name
+        entries.append(RosterEntry(team=team, season=season, player=player, substitute=substitute))
+    return entries
 
 
 def roster_remove(*, entry: RosterEntry) -> None:

@@ -226,8 +226,14 @@ def tournament_create(
     slug: str | None = None,
     user=None,
     key: str | None = None,
+    checked: bool = False,
     **settings,
 ) -> Tournament:
+    """A new tournament of `club`. `checked`: its settings come from a document the
+    interchange reader has checked (each setting and their combinations), its club and
+    season from the caller's transaction and its slug is free (the import looked): the
+    model's field checks run, not the queries that check its constraints, foreign keys
+    and unique slug again (seven a tournament, a season document's match days each)."""
     unknown = set(settings) - set(TOURNAMENT_SETTINGS)
     if unknown:
         raise TypeError(f"tournament_create got unknown settings {unknown}")
@@ -242,7 +248,10 @@ def tournament_create(
             slug=slug or unique_slug(Tournament, f"{name} {date:%Y-%m-%d}"),
             **settings,
         )
-        validated(tournament)
+        if checked:
+            validated(tournament, exclude=("club", "season", "slug"), constraints=False)
+        else:
+            validated(tournament)
         if tournament.rules == RuleSet.NA and tournament.kontra_allowed:
             raise UserError(_("Kontra and Re are an ISPA house rule (rules §1.7)."))
         tournament.save()
@@ -490,6 +499,25 @@ def registration_add(
                 key=key,
             )
     return len(new) + len(back)
+
+
+def registrations_restore(*, tournament: Tournament, players: Sequence[Player]) -> int:
+    """Register `players` (distinct) in a tournament the caller's transaction has just
+    created (an import), logged as `registration_add` logs them; without its lock, its
+    read of the registrations (there are none) and its version bump (the import bumps the
+    version once everything is written)."""
+    players = list(dict.fromkeys(players))
+    with transaction.atomic():
+        Registration.objects.bulk_create(
+            [Registration(tournament=tournament, player=player) for player in players]
+        )
+        if players:
+            action_record(
+                tournament=tournament,
+                kind=Kind.REGISTRATION_ADDED,
+                details={"players": [player.name for player in players]},
+            )
+    return len(players)
 
 
 def player_quick_add(

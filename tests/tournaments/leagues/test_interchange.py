@@ -127,6 +127,16 @@ def _counts():
             "teams[",
         ),
         (
+            # the second team's club is not a member of the league (a new club)
+            lambda d: d["teams"][1].update(club="Skatclub Gera"),
+            "teams[1]: Skatclub Gera is not a member club of",
+        ),
+        (
+            # the third team's roster names a player who is on the first's too
+            lambda d: d["teams"][2]["roster"].append(dict(d["teams"][0]["roster"][0])),
+            "teams[2]: ",
+        ),
+        (
             lambda d: d["match_days"][0]["venues"][1]["tables"][0]["tables"].append(1),
             "match_days[0].venues[1]: Series 1 has no table 1 without a venue",
         ),

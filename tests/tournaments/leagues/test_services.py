@@ -11,6 +11,7 @@ from tournaments.leagues.selectors import match_day_table, season_tables
 from tournaments.leagues.services import (
     MatchDayError,
     MatchDayPlayed,
+    TeamError,
     VenuePlayed,
     match_day_confirm,
     match_day_create,
@@ -18,9 +19,11 @@ from tournaments.leagues.services import (
     match_days_restore,
     roster_add,
     roster_remove,
+    rosters_restore,
     season_close,
     season_update,
     team_create,
+    teams_restore,
     venue_create,
 )
 from tournaments.models import MatchDayConfirmation, Registration, RosterEntry, Season, Team
@@ -249,3 +252,44 @@ def test_match_days_restore_names_the_day_and_venue_of_its_first_problem(match_d
     with pytest.raises(MatchDayError, match="already confirmed") as caught:
         match_days_restore(season=season, days=[MatchDayPlayed(match_day, [], False), again])
     assert (caught.value.day, caught.value.venue) == (1, None)
+
+
+def test_teams_and_rosters_restored_together_name_the_team_of_their_first_problem(
+    league_season, club, zeitz
+):
+    """A season document's teams: checked as `team_create` and `roster_add` check one, in
+    order, the first problem naming its team's place; nothing written when refused."""
+    with pytest.raises(TeamError, match="A team named Zeitz I already") as caught:
+        teams_restore(
+            season=league_season,
+            teams=[(club, "Altenburg I"), (zeitz, "Zeitz I"), (zeitz, " Zeitz I ")],
+        )
+    assert caught.value.index == 2
+    assert not Team.objects.filter(season=league_season).exists()
+    made = teams_restore(
+        season=league_season,
+        teams=[(club, "Altenburg I"), (zeitz, "Zeitz I"), (club, "Altenburg II")],
+    )
+    assert [t.name for t in made] == ["Altenburg I", "Zeitz I", "Altenburg II"]
+    assert all(t.pk is not None for t in made)
+    anna, bert, carl = (PlayerFactory(club=club) for _ in range(3))
+    zora = PlayerFactory(club=zeitz)
+    with pytest.raises(TeamError, match="already on the roster of Altenburg I") as caught:
+        rosters_restore(
+            season=league_season,
+            rosters=[(made[0], [(anna, False), (bert, True)]), (made[2], [(anna, False)])],
+        )
+    assert caught.value.index == 1
+    with pytest.raises(TeamError, match="not a member of Skatclub Zeitz") as caught:
+        rosters_restore(season=league_season, rosters=[(made[1], [(zora, False), (carl, False)])])
+    assert caught.value.index == 0
+    assert not RosterEntry.objects.filter(season=league_season).exists()
+    rosters_restore(
+        season=league_season,
+        rosters=[(made[0], [(anna, False), (carl, True)]), (made[1], [(zora, False)])],
+    )
+    assert sorted(RosterEntry.objects.values_list("team__name", "player_id", "substitute")) == [
+        ("Altenburg I", anna.pk, False),
+        ("Altenburg I", carl.pk, True),
+        ("Zeitz I", zora.pk, False),
+    ]

@@ -27,6 +27,7 @@ from tournaments.registry.services import (
     players_import,
     registration_add,
     registration_remove,
+    registrations_restore,
     season_create,
     tournament_create,
     tournament_purge,
@@ -164,3 +165,43 @@ class TestTournamentPurge:
         assert set(self.held(pk).values()) == {0}
         assert self.held(other.pk) == kept
         assert Player.objects.count() == players  # the players stay in the club's list
+
+
+def test_an_imports_registrations_are_logged_as_registration_add_logs_them(club):
+    """`registrations_restore` (a tournament the import has just created) registers and
+    logs as `registration_add` does, without its lock, read and version bump."""
+    import datetime
+
+    players = [PlayerFactory(club=club) for _ in range(3)]
+    added = tournament_create(club=club, name="Added", date=datetime.date(2026, 11, 7))
+    restored = tournament_create(
+        club=club, name="Restored", date=datetime.date(2026, 11, 7), checked=True
+    )
+    assert registration_add(tournament=added, players=[*players, players[0]]) == 3
+    assert registrations_restore(tournament=restored, players=[*players, players[0]]) == 3
+
+    def logged(tournament):
+        entry = ActionLog.objects.get(
+            tournament=tournament, kind=ActionLog.Kind.REGISTRATION_ADDED
+        )
+        return entry.details, entry.club_id, entry.user_id, entry.reason
+
+    assert logged(restored) == logged(added)
+    assert sorted(restored.registrations.values_list("player_id", flat=True)) == sorted(
+        p.pk for p in players
+    )
+    assert Tournament.objects.get(pk=restored.pk).version == restored.version
+    assert registrations_restore(tournament=restored, players=[]) == 0
+
+
+def test_a_checked_tournament_skips_the_constraint_queries_not_the_field_checks(
+    club, django_assert_max_num_queries
+):
+    import datetime
+
+    with pytest.raises(UserError, match="at most 160 characters"):
+        tournament_create(club=club, name="x" * 161, date=datetime.date(2026, 11, 7), checked=True)
+    with django_assert_max_num_queries(4):  # the insert, the log and a savepoint's two
+        tournament_create(
+            club=club, name="Checked", date=datetime.date(2026, 11, 7), slug="c", checked=True
+        )
