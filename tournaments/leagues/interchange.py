@@ -288,31 +288,35 @@ def _match_day_import(
 
 def _rosters(entries: list[dict], clubs: list[Club]) -> list[list[tuple[Player, bool]]]:
     """The teams' rosters' players: each club's first player of each name (by id), else a
-    new one (created in the document's order)."""
+    new one; a name refused raises TeamError with its team's index."""
     names = {member["name"] for entry in entries for member in entry["roster"]}
     found: dict[tuple[int, str], Player] = {}
     for player in Player.objects.filter(
         name__in=names, club__in={club.pk for club in clubs}
     ).order_by("-pk"):
         found[player.club_id, player.name] = player  # the first by id is written last
-    new = list(
-        dict.fromkeys(
-            (club, member["name"])
-            for entry, club in zip(entries, clubs, strict=True)
-            for member in entry["roster"]
-            if (club.pk, member["name"]) not in found
+    rosters = []
+    for index, (entry, club) in enumerate(zip(entries, clubs, strict=True)):
+        new = list(
+            dict.fromkeys(
+                member["name"]
+                for member in entry["roster"]
+                if (club.pk, member["name"]) not in found
+            )
         )
-    )
-    created = players_create([{"name": name, "club": club} for club, name in new])
-    for (club, name), player in zip(new, created, strict=True):
-        found[club.pk, name] = player
-    return [
-        [
-            (found[club.pk, member["name"]], bool(member.get("substitute")))
-            for member in entry["roster"]
-        ]
-        for entry, club in zip(entries, clubs, strict=True)
-    ]
+        try:
+            created = players_create([{"name": name, "club": club} for name in new])
+        except UserError as error:
+            raise TeamError(error, index=index) from None
+        for name, player in zip(new, created, strict=True):
+            found[club.pk, name] = player
+        rosters.append(
+            [
+                (found[club.pk, member["name"]], bool(member.get("substitute")))
+                for member in entry["roster"]
+            ]
+        )
+    return rosters
 
 
 def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
@@ -344,8 +348,11 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
             for i, day in enumerate(doc["match_days"]):
                 place = f"match_days[{i}]"
                 days.append(_match_day_import(day, season, feed, rows, _club(day["host"], found)))
+            clubs = []
+            for i, entry in enumerate(doc["teams"]):
+                place = f"teams[{i}]"
+                clubs.append(_club(entry["club"], found))
             place = "teams"
-            clubs = [_club(entry["club"], found) for entry in doc["teams"]]
             try:
                 made = teams_restore(
                     season=season,

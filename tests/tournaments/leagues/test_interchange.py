@@ -132,6 +132,11 @@ def _counts():
             "teams[1]: Skatclub Gera is not a member club of",
         ),
         (
+            # a new player's name the site refuses, on the second team's roster
+            lambda d: d["teams"][1]["roster"].append({"name": "x" * 121}),
+            "teams[1]: name: Ensure this value has at most 120 characters",
+        ),
+        (
             # the third team's roster names a player who is on the first's too
             lambda d: d["teams"][2]["roster"].append(dict(d["teams"][0]["roster"][0])),
             "teams[2]: ",
