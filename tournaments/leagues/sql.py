@@ -20,19 +20,15 @@ Nothing here writes.
 from functools import lru_cache
 
 from tournaments.models import Club, Game, Player, Registration, Seat, Series, Table, Team, Venue
-from tournaments.standings.sql import fetch
+from tournaments.standings.sql import fetch, marks
 
 SEATS, SERIES = Seat._meta.db_table, Series._meta.db_table
-
-
-def _in(count: int) -> str:
-    return f"({', '.join(['%s'] * count)})"
 
 
 def _unplayed(days: int) -> str:
     """The ids of the series of `days` day ids that have no game (a CTE's body)."""
     return (
-        f"SELECT u.id FROM {SERIES} u WHERE u.tournament_id IN {_in(days)}"
+        f"SELECT u.id FROM {SERIES} u WHERE u.tournament_id IN {marks(days)}"
         f" AND NOT EXISTS (SELECT 1 FROM {SEATS} x"
         " WHERE x.series_id = u.id AND x.games_played > 0)"
         f" AND NOT EXISTS (SELECT 1 FROM {Game._meta.db_table} g"
@@ -64,7 +60,7 @@ def _day_totals_sql(days: int) -> str:
         f"WITH unplayed AS ({_unplayed(days)})"
         f" SELECT s.tournament_id, st.player_id, {', '.join(_DAY_SUMS)}"
         f" FROM {SEATS} st INNER JOIN {SERIES} s ON s.id = st.series_id"
-        f" WHERE s.tournament_id IN {_in(days)}"
+        f" WHERE s.tournament_id IN {marks(days)}"
         " GROUP BY s.tournament_id, st.player_id"
     )
 
@@ -85,7 +81,7 @@ def _best_series_sql(days: int) -> str:
         "PARTITION BY st.player_id ORDER BY st.list_points DESC, st.won DESC, st.lost ASC"
         ") AS place"
         f" FROM {SEATS} st INNER JOIN {SERIES} s ON s.id = st.series_id"
-        f" WHERE s.tournament_id IN {_in(days)}"
+        f" WHERE s.tournament_id IN {marks(days)}"
         " AND st.series_id NOT IN (SELECT id FROM unplayed))"
         " SELECT player_id, COUNT(*), SUM(list_points), SUM(won), SUM(lost)"
         " FROM ranked WHERE place <= %s GROUP BY player_id"
@@ -109,7 +105,7 @@ def _registrations_sql(days: int) -> str:
         f" FROM {Registration._meta.db_table} r"
         f" INNER JOIN {Player._meta.db_table} p ON p.id = r.player_id"
         f" LEFT OUTER JOIN {Club._meta.db_table} c ON c.id = p.club_id"
-        f" WHERE r.tournament_id IN {_in(days)} ORDER BY r.id"
+        f" WHERE r.tournament_id IN {marks(days)} ORDER BY r.id"
     )
 
 
@@ -126,7 +122,7 @@ def _venues_sql(days: int) -> str:
         f"SELECT v.tournament_id, v.name, t.name FROM {Venue._meta.db_table} v"
         f" INNER JOIN {teams} vt ON vt.venue_id = v.id"
         f" INNER JOIN {Team._meta.db_table} t ON t.id = vt.team_id"
-        f" WHERE v.tournament_id IN {_in(days)} ORDER BY v.tournament_id, v.id"
+        f" WHERE v.tournament_id IN {marks(days)} ORDER BY v.tournament_id, v.id"
     )
 
 

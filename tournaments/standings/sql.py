@@ -56,11 +56,16 @@ def registrations_sql(category: bool, vendor: str) -> str:
     )
 
 
+def marks(count: int) -> str:
+    """`count` parameter marks in parentheses, for `IN (...)`."""
+    return f"({', '.join(['%s'] * count)})"
+
+
 @lru_cache(maxsize=64)
 def tables_sql(series: int) -> str:
     return (
         f"SELECT id, series_id, number, size FROM {Table._meta.db_table}"
-        f" WHERE series_id IN ({', '.join(['%s'] * series)})"
+        f" WHERE series_id IN {marks(series)}"
     )
 
 
@@ -70,8 +75,7 @@ def seats_sql(series: int, category: bool) -> str:
     join = f" INNER JOIN {Player._meta.db_table} p ON p.id = s.player_id" if category else ""
     return (
         f"SELECT {columns} FROM {Seat._meta.db_table} s{join}"
-        f" WHERE s.series_id IN ({', '.join(['%s'] * series)})"
-        + (" AND p.category = %s" if category else "")
+        f" WHERE s.series_id IN {marks(series)}" + (" AND p.category = %s" if category else "")
     )
 
 

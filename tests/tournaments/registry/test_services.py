@@ -1,5 +1,7 @@
 """Clubs, players, seasons, tournaments and registrations: settings, status and names."""
 
+import datetime
+
 import pytest
 
 from tests.factories import PlayerFactory, RegistrationFactory
@@ -104,8 +106,6 @@ class TestControlCharacters:
         assert not Player.objects.filter(club=club).exists()
 
     def test_a_club_tournament_and_season_name_too(self, club):
-        import datetime
-
         with pytest.raises(UserError, match="control character"):
             club_create(name="Club\x00")
         with pytest.raises(UserError, match="control character"):
@@ -170,8 +170,6 @@ class TestTournamentPurge:
 def test_an_imports_registrations_are_logged_as_registration_add_logs_them(club):
     """`registrations_restore` (a tournament the import has just created) registers and
     logs as `registration_add` does, without its lock, read and version bump."""
-    import datetime
-
     players = [PlayerFactory(club=club) for _ in range(3)]
     added = tournament_create(club=club, name="Added", date=datetime.date(2026, 11, 7))
     restored = tournament_create(
@@ -197,8 +195,6 @@ def test_an_imports_registrations_are_logged_as_registration_add_logs_them(club)
 def test_a_checked_tournament_skips_the_constraint_queries_not_the_field_checks(
     club, django_assert_max_num_queries
 ):
-    import datetime
-
     with pytest.raises(UserError, match="at most 160 characters"):
         tournament_create(club=club, name="x" * 161, date=datetime.date(2026, 11, 7), checked=True)
     with django_assert_max_num_queries(4):  # the insert, the log and a savepoint's two
