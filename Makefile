@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
 DEV_ENV := DJANGO_DEBUG=1
 PORT ?= 8000
 
-.PHONY: run serve setup bytecode test test-postgres lint format bench bench-short browser-deps messages clean
+.PHONY: run serve setup bytecode test test-postgres lint format bench bench-short browser-deps proxy-deps messages clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,14 @@ browser-deps:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+# Debian's nginx and openssl for the test of deploy/nginx (tests/test_deploy.py starts
+# nginx from its own folder, never as the system's service).
+proxy-deps:
+	@{ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } && command -v openssl >/dev/null 2>&1 || { \
+	  echo "Installing Debian's nginx and openssl for the test of deploy/nginx"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx openssl; }
 
 run: $(STAMP) bytecode
 	$(DEV_ENV) $(PY) manage.py migrate --no-input
@@ -77,12 +85,12 @@ serve: $(STAMP) bytecode
 PYTEST_WORKERS ?= auto
 PYTEST_ARGS := -n $(PYTEST_WORKERS) --dist loadgroup
 TEST_ENV := $(DEV_ENV) PYTHONDONTWRITEBYTECODE=
-test: $(STAMP) bytecode browser-deps
+test: $(STAMP) bytecode browser-deps proxy-deps
 	$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
 
 # The same suite against PostgreSQL (the server at 127.0.0.1:5432, user postgres).
 PG_URL ?= postgres://postgres@127.0.0.1:5432/skatclub
-test-postgres: $(STAMP) bytecode browser-deps
+test-postgres: $(STAMP) bytecode browser-deps proxy-deps
 	DATABASE_URL=$(PG_URL) $(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
