@@ -8,7 +8,8 @@
   the site seeing the request as secure; in front of a small echo server: the headers the
   site is told (X-Forwarded-For, X-Request-Start) and the upload limit.
 - systemd: the units pass `systemd-analyze verify`, where it is installed.
-- deploy/backup.sh: a dated backup, the rotation, and a loud failure that removes nothing.
+- deploy/backup.sh: a dated backup, the rotation, and a loud failure that removes nothing;
+  deploy/manage.sh: a command with the settings of the env file.
 
 `make test` installs nginx and openssl (`make proxy-deps`); where they are missing the
 nginx tests skip with the reason, except in CI, where that is a failure. They use the ports
@@ -452,3 +453,33 @@ def test_a_failed_backup_exits_non_zero_and_removes_nothing(tmp_path):
     )
     assert result.returncode != 0
     assert {path.name for path in folder.iterdir()} == before  # no partial file either
+
+
+# -- deploy/manage.sh -------------------------------------------------------------------
+
+
+def test_manage_sh_runs_a_command_with_the_settings_of_the_env_file(tmp_path):
+    env_file = tmp_path / "env"
+    env_file.write_text(
+        "# as /etc/skatclub/env: the variables of .env.example\n"
+        f"DATABASE_URL=sqlite:///{tmp_path / 'db.sqlite3'}\n"
+        f"DJANGO_SECRET_KEY={SECRET}\n"
+        "DJANGO_ALLOWED_HOSTS=skat.example.net\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    show = "from django.conf import settings; print(settings.ALLOWED_HOSTS, settings.DEBUG)"
+    result = subprocess.run(
+        [DEPLOY / "manage.sh", "shell", "-c", show],
+        env={**env, "SKATCLUB_ENV": str(env_file)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "['skat.example.net'] False"
+    result = subprocess.run(
+        [DEPLOY / "manage.sh", "check"],
+        env={**env, "SKATCLUB_ENV": str(tmp_path / "missing")},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1 and "cannot read" in result.stderr
