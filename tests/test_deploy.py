@@ -2,7 +2,7 @@
 
 - nginx: Debian's nginx started from a folder of the test's own (`nginx -p DIR -c CONF`,
   never the system's service), configured from the real deploy/nginx/skatclub.conf with
-  only its values marked SITE: replaced (server name, ports, certificate, static folder),
+  only its values marked SITE: replaced (server name, ports, certificate, static and challenge folders),
   with a self-signed certificate made here by the openssl command. In front of the site
   started as `make serve` starts it: HTTPS, the redirect from HTTP, HSTS, static files, and
   the site seeing the request as secure; in front of a small echo server: the headers the
@@ -104,7 +104,7 @@ def site_config(*, upstream: int, http: int, https: int, folder: Path) -> str:
         "listen [::]:80;": f"listen [::]:{http};",
         "listen 443 ssl http2;": f"listen {https} ssl http2;",
         "listen [::]:443 ssl http2;": f"listen [::]:{https} ssl http2;",
-        "root /var/www/html;": f"root {folder / 'acme'};",
+        "root /var/www/html;  # SITE: certbot's --webroot folder": f"root {folder / 'acme'};",
     }
     for old, new in replace.items():
         # The file changed under the test: fail rather than test something else.
