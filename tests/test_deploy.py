@@ -2,8 +2,9 @@
 
 - nginx: Debian's nginx started from a folder of the test's own (`nginx -p DIR -c CONF`,
   never the system's service), configured from the real deploy/nginx/skatclub.conf with
-  only its values marked SITE: replaced (server name, ports, certificate, static and challenge folders),
-  with a self-signed certificate made here by the openssl command. In front of the site
+  only its values marked SITE: replaced (server name, ports, certificate, static and
+  challenge folders), with a self-signed certificate made here by the openssl command; it
+  also passes `nginx -t` inside Debian's own nginx.conf. In front of the site
   started as `make serve` starts it: HTTPS, the redirect from HTTP, HSTS, static files, and
   the site seeing the request as secure; in front of a small echo server: the headers the
   site is told (X-Forwarded-For, X-Request-Start) and the upload limit.
@@ -13,7 +14,8 @@
 
 `make test` installs nginx and openssl (`make proxy-deps`); where they are missing the
 nginx tests skip with the reason, except in CI, where that is a failure. They use the ports
-8660-8665 and run in one pytest-xdist worker (xdist_group).
+8660-8665: each nginx runs for one test only, so that one pytest-xdist worker has the
+ports (the xdist_group mark does not group under pytest 9.2 with pytest-xdist 3.8).
 """
 
 import gzip
@@ -35,8 +37,6 @@ from pathlib import Path
 import pytest
 
 from tournaments.registry.player_import import MAX_BYTES as PLAYER_LIST_MAX_BYTES
-
-pytestmark = pytest.mark.xdist_group("deploy")
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -170,6 +170,38 @@ def start_nginx(folder: Path, *, upstream: int, http: int, https: int) -> subpro
     return process
 
 
+def test_the_site_fits_debians_own_nginx_conf(tmp_path):
+    """`nginx -t` with Debian's /etc/nginx/nginx.conf (its http-wide TLS, gzip and log
+    settings) and the site as sites-enabled/ would hold it; logs and pid moved here."""
+    binary = nginx_binary()
+    debian = Path("/etc/nginx/nginx.conf")
+    if not debian.exists():
+        missing("Debian's /etc/nginx/nginx.conf is not there")
+    self_signed_certificate(tmp_path)
+    site = tmp_path / "skatclub.conf"
+    site.write_text(
+        site_config(upstream=SITE_PORT, http=HTTP_PORT, https=HTTPS_PORT, folder=tmp_path)
+    )
+    text = debian.read_text()
+    replace = {
+        "include /etc/nginx/sites-enabled/*;": f"include {site};",
+        "/var/log/nginx/": f"{tmp_path}/",
+        "pid /run/nginx.pid;": f"pid {tmp_path}/nginx.pid;",
+    }
+    for old, new in replace.items():
+        assert old in text, f"{old!r} is no longer in {debian}"
+        text = text.replace(old, new)
+    (tmp_path / "nginx.conf").write_text(text)
+    result = subprocess.run(
+        [binary, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")]
+        + ["-e", str(tmp_path / "error.log")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "test is successful" in result.stderr
+
+
 def tls_context(folder: Path) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(folder / "cert.pem"))
 
@@ -187,7 +219,7 @@ def request(port, path, *, tls=None, method="GET", headers=None, body=None):
     return answer
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def site(tmp_path_factory):
     """The site as `make serve` starts it (migrations, collected static files, gunicorn),
     HTTPS only and trusting the proxy's X-Forwarded-Proto, on an SQLite file of its own."""
@@ -226,7 +258,7 @@ def site(tmp_path_factory):
         stop(server)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def proxy(site, tmp_path_factory):
     folder = tmp_path_factory.mktemp("proxy") / "nginx"
     process = start_nginx(folder, upstream=SITE_PORT, http=HTTP_PORT, https=HTTPS_PORT)
@@ -234,8 +266,7 @@ def proxy(site, tmp_path_factory):
     stop(process)
 
 
-def test_the_site_answers_https_through_nginx_and_sees_it_as_secure(proxy):
-    tls, _folder = proxy
+def https_reaches_the_site_as_secure(tls):
     status, headers, page = request(HTTPS_PORT, "/", tls=tls)
     # With DJANGO_SECURE=1 the site redirects every request it takes for plain HTTP: a 200
     # means it saw the proxy's X-Forwarded-Proto: https. Asked directly, it redirects.
@@ -254,8 +285,7 @@ def test_the_site_answers_https_through_nginx_and_sees_it_as_secure(proxy):
     assert csrf and all("; Secure" in cookie for cookie in csrf)
 
 
-def test_plain_http_moves_to_https_except_the_certificate_challenges(proxy):
-    _tls, folder = proxy
+def plain_http_moves_to_https_except_the_certificate_challenges(folder):
     status, headers, _body = request(HTTP_PORT, "/login/?next=/manage/")
     assert status == 301
     assert headers["Location"] == f"https://{HOST}/login/?next=/manage/"
@@ -266,8 +296,7 @@ def test_plain_http_moves_to_https_except_the_certificate_challenges(proxy):
     assert (status, body) == (200, b"token-123.key")
 
 
-def test_nginx_serves_the_collected_static_files_with_long_caching(proxy):
-    tls, _folder = proxy
+def nginx_serves_the_static_files_with_long_caching(tls):
     _status, _headers, page = request(HTTPS_PORT, "/", tls=tls)
     hashed = re.findall(rb'(?:href|src)="(/static/[^"]+\.[0-9a-f]{12}\.(?:css|js))"', page)
     assert hashed, "the home page links no static file with a hashed name"
@@ -285,6 +314,14 @@ def test_nginx_serves_the_collected_static_files_with_long_caching(proxy):
     status, headers, body = request(HTTPS_PORT, plain, tls=tls)
     assert (status, body) == (200, on_disk)
     assert headers["Cache-Control"] == "public, max-age=60"
+
+
+def test_nginx_in_front_of_make_serve(proxy):
+    # One test, so that one pytest-xdist worker starts the site and nginx on their ports.
+    tls, folder = proxy
+    https_reaches_the_site_as_secure(tls)
+    plain_http_moves_to_https_except_the_certificate_challenges(folder)
+    nginx_serves_the_static_files_with_long_caching(tls)
 
 
 class Echo(BaseHTTPRequestHandler):
@@ -306,7 +343,7 @@ class Echo(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def echo_proxy(tmp_path_factory):
     nginx_binary()
     server = ThreadingHTTPServer(("127.0.0.1", ECHO_PORT), Echo)
@@ -320,7 +357,7 @@ def echo_proxy(tmp_path_factory):
     server.server_close()
 
 
-def test_the_site_is_told_the_client_the_scheme_and_the_arrival(echo_proxy):
+def the_site_is_told_the_client_the_scheme_and_the_arrival(echo_proxy):
     before = time.time()
     spoofed = {"X-Forwarded-For": "203.0.113.9", "X-Request-Start": "t=1"}
     status, _headers, body = request(ECHO_HTTPS_PORT, "/", tls=echo_proxy, headers=spoofed)
@@ -338,7 +375,7 @@ def test_the_site_is_told_the_client_the_scheme_and_the_arrival(echo_proxy):
     assert before - 1 <= float(arrival[1]) <= after + 1
 
 
-def test_the_proxy_passes_the_largest_upload_the_site_takes(echo_proxy):
+def the_proxy_passes_the_largest_upload_the_site_takes(echo_proxy):
     upload = b"x" * (PLAYER_LIST_MAX_BYTES + 64 * 1024)  # the file and a form's overhead
     status, _headers, body = request(
         ECHO_HTTPS_PORT, "/", tls=echo_proxy, method="POST", body=upload
@@ -350,6 +387,11 @@ def test_the_proxy_passes_the_largest_upload_the_site_takes(echo_proxy):
         ECHO_HTTPS_PORT, "/", tls=echo_proxy, method="POST", body=too_large
     )
     assert status == 413
+
+
+def test_nginx_in_front_of_an_echo_server(echo_proxy):
+    the_site_is_told_the_client_the_scheme_and_the_arrival(echo_proxy)
+    the_proxy_passes_the_largest_upload_the_site_takes(echo_proxy)
 
 
 # -- systemd ----------------------------------------------------------------------------
