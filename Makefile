@@ -37,7 +37,9 @@ browser-deps:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
 # Debian's nginx and openssl for the test of deploy/nginx (tests/test_deploy.py starts
-# nginx from its own folder, never as the system's service).
+# nginx from its own folder, never as the system's service). Where the package may start
+# services (a machine booted with systemd, not a container), Debian starts its default site
+# on port 80 after the install: `systemctl disable --now nginx` where that is unwanted.
 proxy-deps:
 	@{ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } && command -v openssl >/dev/null 2>&1 || { \
 	  echo "Installing Debian's nginx and openssl for the test of deploy/nginx"; \
