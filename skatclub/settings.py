@@ -72,6 +72,14 @@ if not SECRET_KEY:
         )
     # Only for development and tests; never used with DEBUG off in production.
     SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+# The placeholder of .env.example is public: a server that copied it as it is would sign
+# its sessions and password-reset links with a key everyone knows.
+EXAMPLE_SECRET_KEY = "change-me-to-a-long-random-string-of-at-least-fifty-characters-0123456789"
+if not DEBUG and (SECRET_KEY.startswith("change-me") or SECRET_KEY == EXAMPLE_SECRET_KEY):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is still the placeholder of .env.example; make a key of the "
+        "site's own with: python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 
