@@ -198,11 +198,24 @@ STORAGES = {
 }
 
 
+# Seconds: Redis on the same machine or network answers in well under a millisecond.
+CACHE_SOCKET_TIMEOUT = 0.25
+
+
 def cache_from_url(url: str) -> dict:
     """The default cache for CACHE_URL, or ImproperlyConfigured naming the problem."""
     scheme = url.partition("://")[0].lower() if "://" in url else ""
     if scheme in ("redis", "rediss"):
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        # An error of Redis is a cache miss and a logged warning (skatclub/cache.py); a
+        # server that does not answer costs a request these few tenths of a second at most.
+        return {
+            "BACKEND": "skatclub.cache.ForgivingRedisCache",
+            "LOCATION": url,
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_SOCKET_TIMEOUT,
+                "socket_timeout": CACHE_SOCKET_TIMEOUT,
+            },
+        }
     if scheme in ("memcached", "pymemcache"):
         location = url.partition("://")[2].rstrip("/")
         return {

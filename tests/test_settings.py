@@ -160,7 +160,7 @@ READ_CACHE = "import django.conf; print(django.conf.settings.CACHES['default']['
 @pytest.mark.parametrize(
     ("url", "backend"),
     [
-        ("redis://127.0.0.1:6379/0", "django.core.cache.backends.redis.RedisCache"),
+        ("redis://127.0.0.1:6379/0", "skatclub.cache.ForgivingRedisCache"),
         ("memcached://127.0.0.1:11211", "django.core.cache.backends.memcached.PyMemcacheCache"),
         ("locmem://", "django.core.cache.backends.locmem.LocMemCache"),
         ("", "django.core.cache.backends.locmem.LocMemCache"),
