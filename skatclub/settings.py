@@ -5,14 +5,21 @@ Variables (see `.env.example`):
   `db.sqlite3` next to manage.py. A URL dj-database-url cannot read stops the start with
   ImproperlyConfigured naming the problem (never the password).
 - DJANGO_SECRET_KEY: required when DJANGO_DEBUG is off; with DEBUG on a fixed, public
-  development key is used when it is not set.
+  development key is used when it is not set. With DEBUG off the placeholder of
+  `.env.example` (any key starting "change-me") stops the start with ImproperlyConfigured.
 - DJANGO_DEBUG: "1"/"true"/"yes" or "0"/"false"/"no" (default off).
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (default localhost names).
 - CACHE_URL (or REDIS_URL): the cache shared by the server's workers and machines for
   rendered public pages: redis://127.0.0.1:6379/0, memcached://127.0.0.1:11211, locmem://
   (default: each worker process keeps its own; pages are keyed on versions read from the
-  database, so even per-process caches are never stale), dummy:// (none).
+  database, so even per-process caches are never stale), dummy:// (none). Any error of
+  Redis is a cache miss and a logged warning, never a failed page (skatclub/cache.py).
 - DJANGO_PAGE_CACHE: share rendered public pages through that cache (default on).
+- DJANGO_LOG_LEVEL: DEBUG, INFO (default), WARNING, ERROR or CRITICAL: the least level
+  written to standard error; request errors (with their traceback) are always written.
+- SENTRY_DSN: report errors to Sentry (or a compatible service) at this DSN; unset: off.
+  SENTRY_ENVIRONMENT (default "production") and SENTRY_TRACES_SAMPLE_RATE (0 to 1, the
+  share of requests traced for performance; default 0) go with it.
 Behind a reverse proxy that terminates HTTPS (README "Running a club's server"):
 - DJANGO_SECURE_PROXY_SSL_HEADER: "1" trusts X-Forwarded-Proto: https from the proxy
   (only when the proxy sets it and nobody can reach the server directly).
@@ -270,3 +277,60 @@ SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000 if SECURE else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# Logging: everything to standard error, where gunicorn's and systemd's journal collect it
+# (README "When something goes wrong"). Request errors (django.request: a 500 of a page or
+# of the JSON API, whose unhandled errors django-ninja passes on to Django with DEBUG off)
+# with their traceback; 4xx answers are in gunicorn's access log, not here. The site's own
+# loggers (skatclub.*, tournaments.*) and the libraries' from DJANGO_LOG_LEVEL up: INFO by
+# default, which is quiet (a line when the shared cache fails or recovers, a worker's
+# start) yet leaves room for what the site reports at INFO.
+LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}"
+    )
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own handlers (the console with DEBUG, mail to ADMINS) are replaced.
+        "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        "django.request": {"level": "ERROR"},
+        # The development server's request lines (make run), as Django writes them.
+        "django.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+    },
+}
+
+# Error reports to Sentry (or a compatible service) when SENTRY_DSN is set; without it
+# sentry-sdk is not even imported. No personal data (addresses, users, cookies) is sent.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    try:
+        SENTRY_TRACES_SAMPLE_RATE = float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE") or 0)
+    except ValueError:
+        raise ImproperlyConfigured(
+            "SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1, not "
+            f"{os.environ['SENTRY_TRACES_SAMPLE_RATE']!r}"
+        ) from None
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration()],
+        send_default_pii=False,
+        environment=os.environ.get("SENTRY_ENVIRONMENT") or "production",
+        traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE,
+    )
