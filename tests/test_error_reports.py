@@ -173,3 +173,24 @@ def test_with_a_sentry_dsn_errors_are_reported_without_personal_data(tmp_path, s
 def test_without_a_sentry_dsn_sentry_is_not_even_imported(tmp_path):
     done = run_failing_site(tmp_path)
     assert done.stdout.split() == ["500", "500", "False"], done.stderr
+
+
+def test_make_serve_writes_an_access_log_with_the_time_taken():
+    stamp = subprocess.run(
+        ["cksum", "requirements.txt"],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()[0]
+    # -n: the commands only; -o: the virtualenv counts as set up.
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-n", "serve", "-o", f".venv/.installed-{stamp}"],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    gunicorn = done.stdout.split("gunicorn skatclub.wsgi:application", 1)[1]
+    assert "--access-logfile - --error-logfile -" in gunicorn
+    assert "%(M)sms" in gunicorn  # the request's time in milliseconds
