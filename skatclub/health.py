@@ -34,7 +34,9 @@ _migrations_applied = False
 def unapplied_migrations() -> list[tuple[str, str]]:
     """(app, name) of each migration of the code not applied to the database, in order.
 
-    MigrationExecutor is what `manage.py migrate --check` and runserver's warning use."""
+    MigrationExecutor is what `manage.py migrate --check` and runserver's warning use; it
+    is not in Django's documentation, so tests/test_health.py holds it to a migration left
+    unapplied and fails if it changes."""
     connection = connections[DEFAULT_DB_ALIAS]
     executor = MigrationExecutor(connection)
     plan = executor.migration_plan(executor.loader.graph.leaf_nodes())

@@ -320,17 +320,20 @@ if SENTRY_DSN:
     import sentry_sdk
     from sentry_sdk.integrations.django import DjangoIntegration
 
+    raw_rate = os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "").strip() or "0"
     try:
-        SENTRY_TRACES_SAMPLE_RATE = float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE") or 0)
+        SENTRY_TRACES_SAMPLE_RATE = float(raw_rate)
     except ValueError:
+        SENTRY_TRACES_SAMPLE_RATE = -1.0
+    if not 0 <= SENTRY_TRACES_SAMPLE_RATE <= 1:
         raise ImproperlyConfigured(
-            "SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1, not "
-            f"{os.environ['SENTRY_TRACES_SAMPLE_RATE']!r}"
-        ) from None
+            f"SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1, not {raw_rate!r}"
+        )
     sentry_sdk.init(
         dsn=SENTRY_DSN,
         integrations=[DjangoIntegration()],
         send_default_pii=False,
         environment=os.environ.get("SENTRY_ENVIRONMENT") or "production",
-        traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE,
+        # None, not 0: no tracing at all unless asked for.
+        traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE or None,
     )

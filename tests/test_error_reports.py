@@ -170,6 +170,17 @@ def test_with_a_sentry_dsn_errors_are_reported_without_personal_data(tmp_path, s
     assert all("cookies" not in event.get("request", {}) for event in events)
 
 
+@pytest.mark.parametrize("rate", ["lots", "2"])
+def test_a_bad_traces_sample_rate_stops_with_a_clear_message(tmp_path, rate):
+    done = run_failing_site(
+        tmp_path,
+        SENTRY_DSN=f"http://public@127.0.0.1:{SENTRY_PORT}/1",
+        SENTRY_TRACES_SAMPLE_RATE=rate,
+    )
+    assert done.returncode == 1
+    assert f"SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1, not '{rate}'" in done.stderr
+
+
 def test_without_a_sentry_dsn_sentry_is_not_even_imported(tmp_path):
     done = run_failing_site(tmp_path)
     assert done.stdout.split() == ["500", "500", "False"], done.stderr
