@@ -18,6 +18,12 @@ The state is per process and per server address, shared by the worker's threads 
 keeps one backend object per thread).
 
 `check()` asks the server itself, past all this, for `/health/`.
+
+Measured under `make serve` (2 workers, the demo's SQLite database, on a loaded machine),
+80 requests of 4 tournament pages and JSON answers a phase: Redis up, median 8.5 ms, all
+from the cache; Redis stopped, all 200, median 55-59 ms (computed); Redis frozen with
+SIGSTOP, all 200, median 30-63 ms; a Redis restarted answers again within RETRY_AFTER
+(80 of 80 hits after 5.5 s). With Django's RedisCache each of them answered 500.
 """
 
 from __future__ import annotations
