@@ -62,6 +62,12 @@ run: $(STAMP) bytecode
 # DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and the rest come from the environment.
 WEB_CONCURRENCY ?= 2
 THREADS ?= 4
+# gunicorn's access log (one line a request: client, the address the proxy forwarded for,
+# time, request line, status, bytes, the time taken in ms) to standard output and its own
+# messages to standard error, where systemd's journal keeps them (README "When something
+# goes wrong"); the site's errors go to standard error too (settings.LOGGING).
+ACCESS_LOG_FORMAT ?= %(h)s %({x-forwarded-for}i)s %(t)s "%(r)s" %(s)s %(B)s %(M)sms
+GUNICORN_LOGS = --access-logfile - --error-logfile - --access-logformat '$(ACCESS_LOG_FORMAT)'
 REQUEST_TIMEOUT ?= 30
 BACKLOG ?= 256
 serve: $(STAMP) bytecode
@@ -70,7 +76,8 @@ serve: $(STAMP) bytecode
 	DJANGO_DEBUG=0 exec $(VENV)/bin/gunicorn skatclub.wsgi:application \
 	  --bind 127.0.0.1:$(PORT) --workers $(WEB_CONCURRENCY) --threads $(THREADS) --timeout $(REQUEST_TIMEOUT) \
 	  --graceful-timeout 10 --backlog $(BACKLOG) --max-requests 10000 \
-	  --max-requests-jitter 1000 --worker-tmp-dir /dev/shm --no-control-socket
+	  --max-requests-jitter 1000 --worker-tmp-dir /dev/shm --no-control-socket \
+	  $(GUNICORN_LOGS)
 
 # The suite in PYTEST_WORKERS processes (pytest-xdist; default one per CPU, 0 for one
 # process), each with its own test database (test_<name>_gw0, _gw1, ...) and live server.

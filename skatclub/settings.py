@@ -5,14 +5,21 @@ Variables (see `.env.example`):
   `db.sqlite3` next to manage.py. A URL dj-database-url cannot read stops the start with
   ImproperlyConfigured naming the problem (never the password).
 - DJANGO_SECRET_KEY: required when DJANGO_DEBUG is off; with DEBUG on a fixed, public
-  development key is used when it is not set.
+  development key is used when it is not set. With DEBUG off the placeholder of
+  `.env.example` (any key starting "change-me") stops the start with ImproperlyConfigured.
 - DJANGO_DEBUG: "1"/"true"/"yes" or "0"/"false"/"no" (default off).
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (default localhost names).
 - CACHE_URL (or REDIS_URL): the cache shared by the server's workers and machines for
   rendered public pages: redis://127.0.0.1:6379/0, memcached://127.0.0.1:11211, locmem://
   (default: each worker process keeps its own; pages are keyed on versions read from the
-  database, so even per-process caches are never stale), dummy:// (none).
+  database, so even per-process caches are never stale), dummy:// (none). Any error of
+  Redis is a cache miss and a logged warning, never a failed page (skatclub/cache.py).
 - DJANGO_PAGE_CACHE: share rendered public pages through that cache (default on).
+- DJANGO_LOG_LEVEL: DEBUG, INFO (default), WARNING, ERROR or CRITICAL: the least level
+  written to standard error; request errors (with their traceback) are always written.
+- SENTRY_DSN: report errors to Sentry (or a compatible service) at this DSN; unset: off.
+  SENTRY_ENVIRONMENT (default "production") and SENTRY_TRACES_SAMPLE_RATE (0 to 1, the
+  share of requests traced for performance; default 0) go with it.
 Behind a reverse proxy that terminates HTTPS (README "Running a club's server"):
 - DJANGO_SECURE_PROXY_SSL_HEADER: "1" trusts X-Forwarded-Proto: https from the proxy
   (only when the proxy sets it and nobody can reach the server directly).
@@ -72,6 +79,14 @@ if not SECRET_KEY:
         )
     # Only for development and tests; never used with DEBUG off in production.
     SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+# The placeholder of .env.example is public: a server that copied it as it is would sign
+# its sessions and password-reset links with a key everyone knows.
+EXAMPLE_SECRET_KEY = "change-me-to-a-long-random-string-of-at-least-fifty-characters-0123456789"
+if not DEBUG and (SECRET_KEY.startswith("change-me") or SECRET_KEY == EXAMPLE_SECRET_KEY):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is still the placeholder of .env.example; make a key of the "
+        "site's own with: python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 
@@ -190,11 +205,24 @@ STORAGES = {
 }
 
 
+# Seconds: Redis on the same machine or network answers in well under a millisecond.
+CACHE_SOCKET_TIMEOUT = 0.25
+
+
 def cache_from_url(url: str) -> dict:
     """The default cache for CACHE_URL, or ImproperlyConfigured naming the problem."""
     scheme = url.partition("://")[0].lower() if "://" in url else ""
     if scheme in ("redis", "rediss"):
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        # An error of Redis is a cache miss and a logged warning (skatclub/cache.py); a
+        # server that does not answer costs a request these few tenths of a second at most.
+        return {
+            "BACKEND": "skatclub.cache.ForgivingRedisCache",
+            "LOCATION": url,
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_SOCKET_TIMEOUT,
+                "socket_timeout": CACHE_SOCKET_TIMEOUT,
+            },
+        }
     if scheme in ("memcached", "pymemcache"):
         location = url.partition("://")[2].rstrip("/")
         return {
@@ -241,9 +269,71 @@ if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE = env_bool("DJANGO_SECURE", False)
 SECURE_SSL_REDIRECT = SECURE
+# A probe on the server itself asks over plain HTTP (skatclub/health.py).
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000 if SECURE else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# Logging: everything to standard error, where gunicorn's and systemd's journal collect it
+# (README "When something goes wrong"). Request errors (django.request: a 500 of a page or
+# of the JSON API, whose unhandled errors django-ninja passes on to Django with DEBUG off)
+# with their traceback; 4xx answers are in gunicorn's access log, not here. The site's own
+# loggers (skatclub.*, tournaments.*) and the libraries' from DJANGO_LOG_LEVEL up: INFO by
+# default, which is quiet (a line when the shared cache fails or recovers, a worker's
+# start) yet leaves room for what the site reports at INFO.
+LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}"
+    )
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own handlers (the console with DEBUG, mail to ADMINS) are replaced.
+        "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        "django.request": {"level": "ERROR"},
+        # The development server's request lines (make run), as Django writes them.
+        "django.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+    },
+}
+
+# Error reports to Sentry (or a compatible service) when SENTRY_DSN is set; without it
+# sentry-sdk is not even imported. No personal data (addresses, users, cookies) is sent.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    raw_rate = os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "").strip() or "0"
+    try:
+        SENTRY_TRACES_SAMPLE_RATE = float(raw_rate)
+    except ValueError:
+        SENTRY_TRACES_SAMPLE_RATE = -1.0
+    if not 0 <= SENTRY_TRACES_SAMPLE_RATE <= 1:
+        raise ImproperlyConfigured(
+            f"SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1, not {raw_rate!r}"
+        )
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration()],
+        send_default_pii=False,
+        environment=os.environ.get("SENTRY_ENVIRONMENT") or "production",
+        # None, not 0: no tracing at all unless asked for.
+        traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE or None,
+    )

@@ -1,15 +1,18 @@
 """URL root: public pages, the secretaries' pages under /manage/, the JSON API under /api/,
-i18n and the admin."""
+the health check /health/, i18n and the admin."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from skatclub.health import health
 from tournaments.api import urls as api
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
+    # For monitors and the service manager (skatclub/health.py), without a language prefix.
+    path("health/", health, name="health"),
     # The read-only JSON API (tournaments.api), without a language prefix.
     *api.root,
 ]

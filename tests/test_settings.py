@@ -4,6 +4,7 @@ Each case starts a fresh interpreter, since settings are read once per process.
 """
 
 import os
+import secrets
 import subprocess
 import sys
 
@@ -89,7 +90,12 @@ def test_check_deploy_is_clean_with_the_documented_production_variables(tmp_path
         for key, value in os.environ.items()
         if not key.startswith(("DJANGO_", "DATABASE_URL", "CACHE_URL", "REDIS_URL"))
     }
-    env.update(production_environment(), DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env.update(
+        production_environment(),
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        # The example's placeholder is refused (below): a key of the server's own.
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+    )
     done = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=settings.BASE_DIR,
@@ -102,13 +108,59 @@ def test_check_deploy_is_clean_with_the_documented_production_variables(tmp_path
     assert "no issues" in done.stdout
 
 
+# The key of .env.example, and any other placeholder starting "change-me".
+@pytest.mark.parametrize("key", ["from .env.example", "change-me", "change-me-please-0123456789"])
+def test_debug_off_with_the_placeholder_key_stops_with_how_to_make_one(tmp_path, key):
+    if key == "from .env.example":
+        key = production_environment()["DJANGO_SECRET_KEY"]
+    done = read_settings(
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=key,
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    )
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("django.core.exceptions.ImproperlyConfigured: DJANGO_SECRET_KEY")
+    assert "placeholder of .env.example" in last
+    assert "secrets.token_urlsafe(50)" in last
+
+
+def test_check_deploy_fails_with_the_placeholder_key(tmp_path):
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "DATABASE_URL", "CACHE_URL", "REDIS_URL"))
+    }
+    env.update(production_environment(), DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "placeholder of .env.example" in done.stderr
+
+
+def test_debug_on_keeps_working_with_the_placeholder_key(tmp_path):
+    # A developer who copied .env.example and turned DEBUG on is not stopped.
+    done = read_settings(
+        DJANGO_DEBUG="1",
+        DJANGO_SECRET_KEY=production_environment()["DJANGO_SECRET_KEY"],
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "django.db.backends.sqlite3")
+
+
 READ_CACHE = "import django.conf; print(django.conf.settings.CACHES['default']['BACKEND'])"
 
 
 @pytest.mark.parametrize(
     ("url", "backend"),
     [
-        ("redis://127.0.0.1:6379/0", "django.core.cache.backends.redis.RedisCache"),
+        ("redis://127.0.0.1:6379/0", "skatclub.cache.ForgivingRedisCache"),
         ("memcached://127.0.0.1:11211", "django.core.cache.backends.memcached.PyMemcacheCache"),
         ("locmem://", "django.core.cache.backends.locmem.LocMemCache"),
         ("", "django.core.cache.backends.locmem.LocMemCache"),

@@ -1,10 +1,14 @@
 """The demo-data generator: valid, realistic rows; the demo club; generated tournaments."""
 
 import io
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -295,8 +299,14 @@ def test_running_the_demo_twice_creates_nothing_new():
     assert model_counts() == before
 
 
+@pytest.fixture
+def development(settings):
+    """The command as `make run` runs it: DJANGO_DEBUG=1 (pytest-django turns DEBUG off)."""
+    settings.DEBUG = True
+
+
 @pytest.mark.django_db
-def test_demo_data_command_resets_and_recreates_the_demo():
+def test_demo_data_command_resets_and_recreates_the_demo(development):
     out = io.StringIO()
     call_command("demo_data", stdout=out)
     first = model_counts()
@@ -315,7 +325,7 @@ def test_demo_data_command_resets_and_recreates_the_demo():
 
 
 @pytest.mark.django_db
-def test_demo_data_command_generates_a_large_tournament_for_benchmarks():
+def test_demo_data_command_generates_a_large_tournament_for_benchmarks(development):
     out = io.StringIO()
     call_command("demo_data", "--large", "--players", "10", "--series", "1", stdout=out)
     tournament = Tournament.objects.get(club__name="Benchmark")
@@ -325,8 +335,50 @@ def test_demo_data_command_generates_a_large_tournament_for_benchmarks():
 
 
 @pytest.mark.django_db
-def test_a_failed_large_run_leaves_no_benchmark_club():
+def test_a_failed_large_run_leaves_no_benchmark_club(development):
     # Five players cannot be seated (rules §4): the run fails and writes nothing.
     with pytest.raises(CommandError, match="5 players cannot be split"):
         call_command("demo_data", "--large", "--players", "5", stdout=io.StringIO())
     assert not Club.objects.filter(name="Benchmark").exists()
+
+
+@pytest.mark.django_db
+def test_demo_data_refuses_with_debug_off_and_writes_nothing(settings):
+    settings.DEBUG = False
+    before = model_counts()
+    with pytest.raises(CommandError, match="--on-production") as refused:
+        call_command("demo_data", stdout=io.StringIO())
+    assert "DJANGO_DEBUG is off" in str(refused.value)
+    with pytest.raises(CommandError, match="--on-production"):
+        call_command("demo_data", "--large", "--players", "10", stdout=io.StringIO())
+    assert model_counts() == before
+
+
+@pytest.mark.django_db
+def test_demo_data_runs_with_debug_off_when_told_explicitly(settings):
+    settings.DEBUG = False
+    call_command("demo_data", "--on-production", stdout=io.StringIO())
+    assert Club.objects.filter(name="Skatfreunde Altenburg").exists()
+
+
+def test_demo_data_exits_non_zero_with_debug_off(tmp_path):
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "DJANGO_DEBUG", "DJANGO_SECRET_KEY"}
+    }
+    database = tmp_path / "db.sqlite3"
+    environment.update(
+        DJANGO_DEBUG="0", DJANGO_SECRET_KEY="a-test-key", DATABASE_URL=f"sqlite:///{database}"
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "demo_data"],
+        cwd=django_settings.BASE_DIR,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert "--on-production" in done.stderr
+    assert not database.exists()  # refused before the database was opened

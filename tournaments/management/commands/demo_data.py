@@ -4,10 +4,14 @@ manage.py demo_data            # the demo club (once; a second run changes nothi
 manage.py demo_data --reset    # remove the demo data first, then create it again
 manage.py demo_data --large --players 2000 --series 4 --seed 1
                                # one generated tournament in the club "Benchmark"
+
+With DJANGO_DEBUG off (a club's server) it refuses unless given --on-production: the demo
+creates logins whose password the README prints.
 """
 
 import time
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
@@ -38,8 +42,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rules", choices=RuleSet.values, default=RuleSet.ISPA, help="With --large."
         )
+        parser.add_argument(
+            "--on-production",
+            action="store_true",
+            help="Run even with DJANGO_DEBUG off (the demo's logins have a public password).",
+        )
 
     def handle(self, *args, **options):
+        if not settings.DEBUG and not options["on_production"]:
+            raise CommandError(
+                "DJANGO_DEBUG is off: this looks like a club's server, and the demo data "
+                "creates logins whose password is public (README). Nothing was written. "
+                "Use DJANGO_DEBUG=1 for a development database, or add --on-production "
+                "if you really want the demo here."
+            )
         if options["large"]:
             self._large(options)
             return
