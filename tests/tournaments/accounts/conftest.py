@@ -23,5 +23,5 @@ def admin(db):
 
 
 @pytest.fixture
-def altenburg_venue(match_day):
-    return match_day.venues.get(name="Altenburg")
+def altenburg_venue(request):
+    return request.getfixturevalue("match_day").venues.get(name="Altenburg")
