@@ -230,7 +230,7 @@ def test_the_club_people_page_is_its_secretaries(
         user=secretary, role=Role.CLUB_SECRETARY, target=club, email="neu@example.org"
     )
     text = client_for(secretary).get(url).content.decode()
-    assert "neu@example.org" in text and "invitation created" in text
+    assert "neu@example.org" in text and "Invitation created" in text
     assert client_for(other_club_secretary).get(url).status_code == 403
 
 
