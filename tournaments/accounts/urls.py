@@ -45,12 +45,13 @@ manage = [
 
 public = [
     path("invite/<str:token>/", views.InvitationView.as_view(), name="invitation"),
+    path("password/done/", views.PasswordSetDoneView.as_view(), name="password_reset_complete"),
+    path("password/forgot/", views.ForgotView.as_view(), name="password_reset"),
+    path("password/forgot/sent/", views.ForgotSentView.as_view(), name="password_reset_done"),
+    # After the fixed addresses above, which it would match too.
     path(
         "password/<uidb64>/<token>/",
         views.PasswordSetView.as_view(),
         name="password_reset_confirm",
     ),
-    path("password/done/", views.PasswordSetDoneView.as_view(), name="password_reset_complete"),
-    path("password/forgot/", views.ForgotView.as_view(), name="password_reset"),
-    path("password/forgot/sent/", views.ForgotSentView.as_view(), name="password_reset_done"),
 ]

@@ -273,3 +273,34 @@ def test_no_page_links_to_the_admin(client_for, admin, match_day):
     client = client_for(admin)
     for name in ("manage:dashboard", "manage:site_people", "manage:site_clubs", "home"):
         assert "/admin/" not in client.get(reverse(name)).content.decode()
+
+
+def test_the_forgot_password_e_mail_sets_a_new_password(db, settings, mailoutbox):
+    settings.EMAIL_ENABLED = True
+    person = User.objects.create_user("neu", email="neu@example.org", password=PASSWORD)
+    client = Client()
+    response = client.post(reverse("password_reset"), {"email": "neu@example.org"}, follow=True)
+    assert "a link to choose a new password is on its way" in response.content.decode()
+    link = re.search(r"https?://\S+/password/\S+/", mailoutbox[0].body).group(0)
+    form = client.get(path_of(link), follow=True)
+    new = "ein-neues-passwort-42"
+    client.post(form.redirect_chain[-1][0], {"new_password1": new, "new_password2": new})
+    person.refresh_from_db()
+    assert person.check_password(new)
+    assert ActionLog.objects.filter(kind=Kind.PASSWORD_SET, user=person).count() == 1
+
+
+def test_a_director_sees_a_link_to_their_league(client_for, league_director, league):
+    text = client_for(league_director).get(reverse("manage:leagues")).content.decode()
+    assert reverse("manage:league_people", kwargs={"league": league.pk}) in text
+
+
+def test_a_director_invites_a_venue_secretary_from_the_league_page(
+    client_for, league_director, altenburg_venue
+):
+    url = reverse("manage:invite_venue", kwargs={"pk": altenburg_venue.pk})
+    response = client_for(league_director).post(url, {"email": ""}, follow=True)
+    token = link_of(response).rstrip("/").rsplit("/", 1)[1]
+    person = services.invitation_accept(token=token, username="venue3", password=PASSWORD)
+    altenburg_venue.refresh_from_db()
+    assert altenburg_venue.secretary == person
