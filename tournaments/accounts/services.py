@@ -77,14 +77,25 @@ def _target_fields(role: str, target) -> dict:
     return {expected[0]: target}
 
 
-def _log(kind, *, user, role: str, target, details: dict, key: str | None = None):
-    """A people action: on the club's log (a club secretary), the league's (a director or a
-    venue's secretary)."""
-    club = target if isinstance(target, Club) else None
-    league = target if isinstance(target, League) else None
+def _place(target) -> tuple[Club | None, League | None]:
+    """Whose log a people action on `target` is on: a club's (its secretaries), a league's
+    (its directors and its venues' secretaries; a club season's venue: the club's)."""
+    if isinstance(target, Club):
+        return target, None
+    if isinstance(target, League):
+        return None, target
     if isinstance(target, Venue):
-        league = target.tournament.season.league if target.tournament.season_id else None
-        club = None if league is not None else target.tournament.club
+        season = target.tournament.season
+        if season is not None and season.league_id is not None:
+            return None, season.league
+        return target.tournament.club, None
+    return None, None
+
+
+def _log(kind, *, user, role: str, target, details: dict, key: str | None = None):
+    """A people action, on the log of the club or league of its target."""
+    club, league = _place(target)
+    if isinstance(target, Venue):
         details = {**details, "match_day": target.tournament.name}
     action_record(
         tournament=None,
@@ -336,18 +347,24 @@ def may_reset_password(user, person) -> bool:
     return bool(roles) and all(may_give(user, role=r.role, target=r.target) for r in roles)
 
 
+def _place_of_person(person) -> tuple[Club | None, League | None]:
+    """The log a person's password lines go on: that of their first role's club or league
+    (the site log has them all)."""
+    roles = roles_of(person)
+    return _place(roles[0].target) if roles else (None, None)
+
+
 def password_link_issue(*, user, person) -> tuple[str, str]:
     """The parts of a link to set a new password (uidb64, token): Django's password-reset
     token, void after `PASSWORD_RESET_TIMEOUT` or once the password changes."""
     if not may_reset_password(user, person):
         _refuse(_("You may not issue a password link for this person."))
     with transaction.atomic():
-        roles = roles_of(person)
-        first = roles[0] if roles else None
+        club, league = _place_of_person(person)
         action_record(
             tournament=None,
-            club=first.target if first and isinstance(first.target, Club) else None,
-            league=first.target if first and isinstance(first.target, League) else None,
+            club=club,
+            league=league,
             kind=Kind.PASSWORD_LINK,
             user=user,
             details={"person": person.get_username()},
@@ -360,12 +377,11 @@ def password_link_issue(*, user, person) -> tuple[str, str]:
 def password_set_record(*, person) -> None:
     """Log that `person` set a new password through a link (the password is not logged)."""
     with transaction.atomic():
-        roles = roles_of(person)
-        first = roles[0] if roles else None
+        club, league = _place_of_person(person)
         action_record(
             tournament=None,
-            club=first.target if first and isinstance(first.target, Club) else None,
-            league=first.target if first and isinstance(first.target, League) else None,
+            club=club,
+            league=league,
             kind=Kind.PASSWORD_SET,
             user=person,
             details={"person": person.get_username()},

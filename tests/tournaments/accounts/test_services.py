@@ -335,3 +335,11 @@ def test_the_link_is_mailed_with_an_e_mail_server(settings, mailoutbox):
         email="a@example.org", subject="s", link="https://x/invite/abc/", text="t"
     )
     assert mailoutbox[0].to == ["a@example.org"] and "https://x/invite/abc/" in mailoutbox[0].body
+
+
+def test_a_venue_secretarys_password_link_is_on_the_leagues_log(
+    league_director, venue_secretary, match_day, league
+):
+    services.password_link_issue(user=league_director, person=venue_secretary)
+    line = ActionLog.objects.get(kind=Kind.PASSWORD_LINK)
+    assert (line.league, line.club, line.details["person"]) == (league, None, "venue1")
