@@ -37,7 +37,7 @@ from tournaments import permissions
 from tournaments.accounts.models import Invitation, Role
 from tournaments.accounts.selectors import roles_of
 from tournaments.errors import UserError, check_text, validated
-from tournaments.leagues.services import league_create
+from tournaments.leagues.services import league_create, league_season_create
 from tournaments.log.services import action_record, check_once
 from tournaments.models import ActionLog, Club, League, Venue
 
@@ -153,6 +153,28 @@ def league_add(*, user, name: str, clubs=(), key: str | None = None) -> League:
             key=key,
         )
     return league
+
+
+def league_season_add(*, user, league: League, name: str, key: str | None = None):
+    """A new season of the league (its directors), logged on the league's log; the same
+    form sent twice (`key`) is a `Replay`."""
+    if not permissions.can_direct_league(user, league):
+        _refuse(_("Only the league's directors."))
+    check_text(name, field="name")
+    if not name.strip():
+        raise UserError(_("Name the season."), field="name")
+    with transaction.atomic():
+        check_once(key)
+        season = league_season_create(league=league, name=name)
+        action_record(
+            tournament=None,
+            league=league,
+            kind=Kind.SEASON_CREATED,
+            user=user,
+            details={"name": season.name},
+            key=key,
+        )
+    return season
 
 
 def invitation_create(

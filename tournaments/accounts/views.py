@@ -24,7 +24,6 @@ from tournaments import permissions
 from tournaments.accounts import forms, selectors, services
 from tournaments.accounts.models import Invitation, Role
 from tournaments.errors import UserError
-from tournaments.leagues.services import league_season_create
 from tournaments.log.services import Replay, once_key
 from tournaments.models import Club, League, Venue
 
@@ -192,7 +191,15 @@ class LeaguePeopleView(LoginRequiredMixin, TemplateView):
         form = forms.LeagueSeasonForm(request.POST)
         if form.is_valid():
             try:
-                season = league_season_create(league=self.league, name=form.cleaned_data["name"])
+                season = services.league_season_add(
+                    user=request.user,
+                    league=self.league,
+                    name=form.cleaned_data["name"],
+                    key=once_key(request.POST.get("once")),
+                )
+            except Replay as replay:
+                messages.info(request, str(replay))
+                return redirect(request.path)
             except UserError as error:
                 form.add_error(None, str(error))
             else:

@@ -343,3 +343,10 @@ def test_a_venue_secretarys_password_link_is_on_the_leagues_log(
     services.password_link_issue(user=league_director, person=venue_secretary)
     line = ActionLog.objects.get(kind=Kind.PASSWORD_LINK)
     assert (line.league, line.club, line.details["person"]) == (league, None, "venue1")
+
+
+def test_only_the_leagues_directors_add_its_seasons(secretary, league_director, league):
+    with pytest.raises(PermissionDenied):
+        services.league_season_add(user=secretary, league=league, name="Liga 2027/28")
+    season = services.league_season_add(user=league_director, league=league, name="Liga 2027/28")
+    assert season.league == league and league.seasons.count() == 1

@@ -304,3 +304,17 @@ def test_a_director_invites_a_venue_secretary_from_the_league_page(
     person = services.invitation_accept(token=token, username="venue3", password=PASSWORD)
     altenburg_venue.refresh_from_db()
     assert altenburg_venue.secretary == person
+
+
+def test_a_new_season_form_sent_twice_makes_one_season_on_the_leagues_log(
+    client_for, league_director, league
+):
+    client = client_for(league_director)
+    url = reverse("manage:league_people", kwargs={"league": league.pk})
+    data = {"name": "Liga 2027/28", "once": "0b9e6c51-3a1f-4c55-9d0e-9a7d1e2f3b4c"}
+    client.post(url, data)
+    response = client.post(url, data, follow=True)
+    assert "sent twice" in response.content.decode()
+    assert Season.objects.filter(league=league).count() == 1
+    line = ActionLog.objects.get(kind=Kind.SEASON_CREATED)
+    assert (line.league, line.user) == (league, league_director)
