@@ -27,6 +27,15 @@ Behind a reverse proxy that terminates HTTPS (README "Running a club's server"):
   HSTS for DJANGO_HSTS_SECONDS (default 31536000 with DJANGO_SECURE, else 0),
   DJANGO_HSTS_INCLUDE_SUBDOMAINS, DJANGO_HSTS_PRELOAD (default off).
 - DJANGO_CSRF_TRUSTED_ORIGINS: e.g. https://skat.example.org (comma-separated).
+People (tournaments.accounts, README "First start"):
+- DJANGO_INVITE_DAYS: days an invitation link stays valid (default 7).
+- DJANGO_PASSWORD_LINK_HOURS: hours a link to set a new password stays valid (default 72).
+- DJANGO_EMAIL_HOST: the SMTP server that mails invitation and password links (default
+  none: nothing is mailed, the links are shown to copy and the sign-in page offers no
+  "forgot password"); DJANGO_EMAIL_PORT (default 587), DJANGO_EMAIL_HOST_USER,
+  DJANGO_EMAIL_HOST_PASSWORD, DJANGO_EMAIL_USE_TLS (STARTTLS, default on),
+  DJANGO_EMAIL_USE_SSL (default off), DJANGO_DEFAULT_FROM_EMAIL (the sender, default
+  webmaster@localhost).
 """
 
 import importlib.util
@@ -337,3 +346,22 @@ if SENTRY_DSN:
         # None, not 0: no tracing at all unless asked for.
         traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE or None,
     )
+
+# People (tournaments.accounts): invitation links and the links to set a new password.
+INVITE_DAYS = env_int("DJANGO_INVITE_DAYS", 7)
+PASSWORD_RESET_TIMEOUT = env_int("DJANGO_PASSWORD_LINK_HOURS", 72) * 3600
+# E-mail only when a server is named: without one nothing is sent (never the console).
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "").strip()
+EMAIL_ENABLED = bool(EMAIL_HOST)
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_ENABLED
+    else "django.core.mail.backends.dummy.EmailBackend"
+)
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", False)
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", not EMAIL_USE_SSL)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "webmaster@localhost")
+EMAIL_TIMEOUT = 20

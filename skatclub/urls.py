@@ -7,6 +7,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from skatclub.health import health
+from tournaments.accounts.views import SiteLoginView
 from tournaments.api import urls as api
 
 urlpatterns = [
@@ -19,7 +20,7 @@ urlpatterns = [
 
 urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", SiteLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("manage/", include("tournaments.urls_admin")),
     # The private table links for entry on the players' phones (no account needed).

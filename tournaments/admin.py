@@ -116,3 +116,13 @@ class PaymentAdmin(ReadOnlyAdmin):
     list_display = ["registration", "kind", "amount", "note", "user", "at"]
     list_filter = ["kind", "registration__tournament"]
     list_select_related = ["registration__player", "registration__tournament", "user"]
+
+
+@admin.register(models.Invitation)
+class InvitationAdmin(ReadOnlyAdmin):
+    """Invitations are made, withdrawn and accepted on the site's People pages; here, for
+    emergencies, they are read or deleted (a deleted invitation's link stops working)."""
+
+    list_display = ["role", "club", "league", "venue", "email", "created_by", "expires_at"]
+    list_filter = ["role"]
+    exclude = ["token_hash"]

@@ -79,3 +79,25 @@ def can_view_tournament(user, tournament: Tournament) -> bool:
 def acting_user(user):
     """The user a write records: the signed-in user, else None (anonymous, a table link)."""
     return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def can_run_site(user) -> bool:
+    """The site administrator: creates clubs and leagues and invites anyone to any role."""
+    return bool(user is not None and user.is_authenticated and user.is_superuser)
+
+
+def can_give_club_secretary(user, club: Club) -> bool:
+    """Invite or revoke a club's secretaries: the site administrator, or a co-secretary."""
+    return can_manage_club(user, club)
+
+
+def can_give_league_director(user, league: League) -> bool:
+    """Invite or revoke a league's directors: the site administrator only (a director who
+    could appoint directors could also remove the others)."""
+    return can_run_site(user)
+
+
+def can_give_venue_secretary(user, venue) -> bool:
+    """Invite or revoke a venue's secretary: whoever runs the venue's match day (a league
+    season's: its directors; the site administrator)."""
+    return can_manage_tournament(user, venue.tournament)

@@ -1,6 +1,7 @@
 """Secretaries and directors (sign-in required; a club's secretaries only): every subject's
 `manage` pages in the `manage` namespace, under /manage/."""
 
+from tournaments.accounts import urls as accounts
 from tournaments.draw import urls as draw
 from tournaments.entry import urls as entry
 from tournaments.exporters import urls as exporters
@@ -21,4 +22,5 @@ urlpatterns = [
     *exporters.manage,
     *leagues.manage,
     *log.manage,
+    *accounts.manage,
 ]

@@ -75,6 +75,7 @@ FOLDERS = {
     "registry": SUBJECTS,
     "money": SUBJECTS,
     "leagues": SUBJECTS,
+    "accounts": SUBJECTS,  # the site's people: clubs, leagues, invitations, roles
     "caching": CACHING,  # states, answers and standings per version: why public answers are fast
     "public": PAGES,  # the public pages
     "exporters": PAGES,

@@ -38,6 +38,15 @@ class ActionLog(models.Model):
         PAYMENT_DELETED = "payment_deleted", _("payment deleted")
         FINISHED = "finished", _("tournament finished")
         REOPENED = "reopened", _("tournament reopened")
+        # The site's people (tournaments.accounts): no tournament, a club or a league.
+        CLUB_CREATED = "club_created", _("club created")
+        LEAGUE_CREATED = "league_created", _("league created")
+        INVITATION_CREATED = "invitation_created", _("invitation created")
+        INVITATION_WITHDRAWN = "invitation_withdrawn", _("invitation withdrawn")
+        INVITATION_ACCEPTED = "invitation_accepted", _("invitation accepted")
+        ROLE_REVOKED = "role_revoked", _("role revoked")
+        PASSWORD_LINK = "password_link", _("password link issued")
+        PASSWORD_SET = "password_set", _("password set")
 
     # A club's own actions (a player or a season created) have no tournament.
     club = models.ForeignKey(
@@ -47,6 +56,15 @@ class ActionLog(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("club"),
+    )
+    # A league's own actions (a director invited, a league created) have no club.
+    league = models.ForeignKey(
+        "tournaments.League",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("league"),
     )
     tournament = models.ForeignKey(
         "tournaments.Tournament",

@@ -80,6 +80,7 @@ def action_record(
     tournament: Tournament | None,
     kind: str,
     club=None,
+    league=None,
     user=None,
     by_name: str = "",
     series_number: int | None = None,
@@ -99,7 +100,12 @@ def action_record(
         series_number = table.series.number
     entry = ActionLog(
         tournament_id=tournament.pk if tournament is not None else None,
-        club_id=club.pk if club is not None else tournament.club_id,
+        club_id=(
+            club.pk
+            if club is not None
+            else (tournament.club_id if tournament is not None else None)
+        ),
+        league_id=league.pk if league is not None else None,
         kind=kind,
         user=acting_user(user),
         by_name=by_name[:150],

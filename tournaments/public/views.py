@@ -12,6 +12,7 @@ from django.views.generic import DetailView, TemplateView, View
 from django_tables2 import RequestConfig
 
 from tournaments import permissions
+from tournaments.accounts.selectors import site_is_new
 from tournaments.caching.answers import TournamentPageMixin, VersionedPageMixin
 from tournaments.caching.standings import (
     progress_of,
@@ -52,6 +53,8 @@ class HomeView(TemplateView):
             .annotate(players=Count("registrations", distinct=True))
             .order_by("-date", "-pk")
         )
+        # A new site (no account yet) says how to make the first one; then never again.
+        context["site_is_new"] = not tournaments and site_is_new()
         context["running"] = [t for t in tournaments if t.status == Tournament.Status.RUNNING]
         context["tournaments"] = [t for t in tournaments if t.status != Tournament.Status.RUNNING][
             :50

@@ -22,7 +22,7 @@ from tournaments.draw.forms import DrawForm
 from tournaments.errors import UserError
 from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ManageMixin, TournamentMixin
-from tournaments.models import Club, Player, Registration, Tournament
+from tournaments.models import Club, League, Player, Registration, Tournament
 from tournaments.registry import player_import
 from tournaments.registry.forms import (
     PlayerForm,
@@ -62,8 +62,11 @@ class DashboardView(LoginRequiredMixin, TemplateView):
             player_count=Count("players", distinct=True)
         )
         context["clubs"] = clubs
-        # A league's match day belongs to its directors, not to the club that hosts it.
         user = self.request.user
+        context["directed_leagues"] = (
+            League.objects.all() if user.is_superuser else League.objects.filter(directors=user)
+        )
+        # A league's match day belongs to its directors, not to the club that hosts it.
         directed = (
             Q(season__league__isnull=False)
             if user.is_superuser
