@@ -20,10 +20,20 @@ Behind a reverse proxy that terminates HTTPS (README "Running a club's server"):
   HSTS for DJANGO_HSTS_SECONDS (default 31536000 with DJANGO_SECURE, else 0),
   DJANGO_HSTS_INCLUDE_SUBDOMAINS, DJANGO_HSTS_PRELOAD (default off).
 - DJANGO_CSRF_TRUSTED_ORIGINS: e.g. https://skat.example.org (comma-separated).
+- DJANGO_TRUST_X_FORWARDED_FOR: "1" takes a client's address from the last entry of
+  X-Forwarded-For, the one the proxy wrote (default: as DJANGO_SECURE_PROXY_SSL_HEADER);
+  off, the address is the connection's own, so that a client reaching the server directly
+  cannot choose the address its failed sign-ins count against.
+Sign-in throttling (django-axes; the site's login and the admin's alike):
+- DJANGO_LOGIN_FAILURE_LIMIT: failed sign-ins for one user name, or from one address,
+  after which sign-in is refused, the right password included (default 10).
+- DJANGO_LOGIN_COOLOFF_MINUTES: how long failures count, and how long a lock-out lasts
+  after the last refused attempt (default 15).
 """
 
 import importlib.util
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -83,6 +93,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    # Failed sign-ins and lock-outs (AXES_* below).
+    "axes",
     "tournaments",
     # Last: the end of start-up (skatclub/apps.py).
     "skatclub.apps.StartedConfig",
@@ -103,6 +115,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a locked-out sign-in into the site's own 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "skatclub.urls"
@@ -160,6 +174,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Axes' backend first: it refuses a locked-out sign-in before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -247,3 +267,23 @@ SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000 if SECURE else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# The client's address for sign-in throttling (skatclub.signin.client_address).
+TRUST_X_FORWARDED_FOR = env_bool(
+    "DJANGO_TRUST_X_FORWARDED_FOR", env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False)
+)
+
+# Sign-in throttling (django-axes): failures count per user name and per address apart, so
+# that neither guessing one account's password from many addresses nor many accounts'
+# passwords from one address gets past the limit. A refused attempt counts too and starts
+# the cool-off again; a successful sign-in clears the failures of its user name and address.
+AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", 10)
+LOGIN_COOLOFF_MINUTES = env_int("DJANGO_LOGIN_COOLOFF_MINUTES", 15)
+if AXES_FAILURE_LIMIT < 1 or LOGIN_COOLOFF_MINUTES < 1:
+    raise ImproperlyConfigured(
+        "DJANGO_LOGIN_FAILURE_LIMIT and DJANGO_LOGIN_COOLOFF_MINUTES must be at least 1."
+    )
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "skatclub.signin.client_address"
+AXES_LOCKOUT_CALLABLE = "skatclub.signin.locked_out"
