@@ -37,6 +37,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -95,6 +96,8 @@ INSTALLED_APPS = [
     "django_tables2",
     # Failed sign-ins and lock-outs (AXES_* below).
     "axes",
+    # The Content-Security-Policy header (CONTENT_SECURITY_POLICY below); its checks.
+    "csp",
     "tournaments",
     # Last: the end of start-up (skatclub/apps.py).
     "skatclub.apps.StartedConfig",
@@ -106,6 +109,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files with hashed names and compressed copies, before anything else runs.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After whitenoise: pages get the policy, static files do not need it.
+    "csp.middleware.CSPMiddleware",
     # Before the others: it answers the API's CORS preflights itself.
     "tournaments.api.cors.ApiCorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -267,6 +272,24 @@ SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000 if SECURE else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# Content-Security-Policy (django-csp) on every page, the admin's and the API's interactive
+# page included: scripts and styles only from the site's own files (static/; no inline
+# <script>, no style="" attribute, no on...="" handler), images from the site or data: URLs,
+# no plugins, no framing by other sites, forms only to the site itself. Not configurable:
+# nothing the site serves needs more.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
+
 # The client's address for sign-in throttling (skatclub.signin.client_address).
 TRUST_X_FORWARDED_FOR = env_bool(
     "DJANGO_TRUST_X_FORWARDED_FOR", env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False)
