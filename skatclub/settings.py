@@ -308,5 +308,8 @@ if AXES_FAILURE_LIMIT < 1 or LOGIN_COOLOFF_MINUTES < 1:
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
+# No table of every successful sign-in with its address: only failures are kept, and only
+# while they count (a club keeps no addresses it does not need).
+AXES_DISABLE_ACCESS_LOG = True
 AXES_CLIENT_IP_CALLABLE = "skatclub.signin.client_address"
 AXES_LOCKOUT_CALLABLE = "skatclub.signin.locked_out"

@@ -8,7 +8,7 @@ Time passes by moving the recorded attempts back, not by sleeping.
 from datetime import timedelta
 
 import pytest
-from axes.models import AccessAttempt
+from axes.models import AccessAttempt, AccessLog
 from django.conf import settings
 from django.db.models import F
 from django.test import Client
@@ -157,6 +157,8 @@ def test_after_the_cool_off_the_right_password_signs_in_and_clears_the_failures(
     pass_time(16)
     assert signed_in(sign_in(client, "member", PASSWORD))
     assert not AccessAttempt.objects.filter(username="member").exists()
+    # Successful sign-ins leave no record of their address.
+    assert not AccessLog.objects.exists()
 
 
 def test_the_admin_login_is_throttled_alike(db):
