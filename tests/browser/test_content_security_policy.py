@@ -140,6 +140,15 @@ def test_every_kind_of_page_works_under_the_policy(live_server, browser, evening
     page.locator("#action-toggle").check()
     expect(page.locator(".action-counter")).to_contain_text("2 of 2 selected")
     admin_watch.check(page)
+    # A change form with its widgets: the calendar's "Today", an inline, an autocomplete.
+    page.goto(base + en("admin:tournaments_tournament_change", object_id=tournament.pk))
+    page.fill("#id_date", "")
+    page.locator("#id_date ~ .datetimeshortcuts a").first.click()
+    expect(page.locator("#id_date")).not_to_have_value("")
+    page.locator(".add-row a").first.click()
+    page.locator(".dynamic-registrations .select2-selection").last.click()
+    expect(page.locator(".select2-results__option").first).to_be_visible()
+    admin_watch.check(page)
     admin.close()
 
     # The phone's entry: a tapped row is saved (entry.js).
