@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from skatclub.signin import client_address
 from tests.factories import UserFactory
 from tests.test_settings import fresh_python
 
@@ -204,3 +205,23 @@ def test_behind_the_proxy_the_address_it_wrote_counts(member, settings):
     fail(Client(), 10, username=lambda n: f"other{n}", HTTP_X_FORWARDED_FOR="203.0.113.60")
     response = sign_in(Client(), "member", PASSWORD, HTTP_X_FORWARDED_FOR="203.0.113.60")
     assert response.status_code == 429
+
+
+# (trusted, X-Forwarded-For, the address that counts); the connection's own is 127.0.0.1.
+@pytest.mark.parametrize(
+    ("trusted", "forwarded", "address"),
+    [
+        (False, "203.0.113.5", "127.0.0.1"),
+        (True, "203.0.113.5", "203.0.113.5"),
+        # nginx's $proxy_add_x_forwarded_for appends: the last entry is the proxy's.
+        (True, "198.51.100.7, 203.0.113.5", "203.0.113.5"),
+        (True, "2001:db8::1", "2001:db8::1"),
+        # No header (a request that did not come through the proxy): the connection's.
+        (True, None, "127.0.0.1"),
+        (True, " , ", "127.0.0.1"),
+    ],
+)
+def test_the_address_a_sign_in_counts_against(settings, rf, trusted, forwarded, address):
+    settings.TRUST_X_FORWARDED_FOR = trusted
+    headers = {} if forwarded is None else {"HTTP_X_FORWARDED_FOR": forwarded}
+    assert client_address(rf.post("/login/", **headers)) == address
