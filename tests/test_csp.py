@@ -1,12 +1,14 @@
 """The Content-Security-Policy (django-csp, settings.CONTENT_SECURITY_POLICY): every kind of
 page carries the same policy, and no template has what it forbids (inline script, style
-attributes, inline event handlers). tests/browser/test_csp.py checks the pages in a browser.
+attributes, inline event handlers). tests/browser/test_content_security_policy.py checks
+the pages in a browser.
 """
 
 import re
 
 import pytest
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 POLICY = {
@@ -94,3 +96,10 @@ def test_no_template_has_what_the_policy_forbids():
         if re.search(pattern, path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+def test_the_error_page_takes_its_style_from_a_file():
+    # The 500 page stands alone (no base.html), so its look comes from a file of its own.
+    page = render_to_string("500.html")
+    assert 'rel="stylesheet" href="/static/css/error.css"' in page
+    assert (settings.BASE_DIR / "static/css/error.css").exists()
