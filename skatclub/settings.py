@@ -27,6 +27,15 @@ Behind a reverse proxy that terminates HTTPS (README "Running a club's server"):
   HSTS for DJANGO_HSTS_SECONDS (default 31536000 with DJANGO_SECURE, else 0),
   DJANGO_HSTS_INCLUDE_SUBDOMAINS, DJANGO_HSTS_PRELOAD (default off).
 - DJANGO_CSRF_TRUSTED_ORIGINS: e.g. https://skat.example.org (comma-separated).
+- DJANGO_TRUST_X_FORWARDED_FOR: "1" takes a client's address from the last entry of
+  X-Forwarded-For, the one the proxy wrote (default: as DJANGO_SECURE_PROXY_SSL_HEADER);
+  off, the address is the connection's own, so that a client reaching the server directly
+  cannot choose the address its failed sign-ins count against.
+Sign-in throttling (django-axes; the site's login and the admin's alike):
+- DJANGO_LOGIN_FAILURE_LIMIT: failed sign-ins for one user name, or from one address,
+  after which sign-in is refused, the right password included (default 10).
+- DJANGO_LOGIN_COOLOFF_MINUTES: how long failures count, and how long a lock-out lasts
+  after the last refused attempt (default 15).
 People (tournaments.accounts, README "First start"):
 - DJANGO_INVITE_DAYS: days an invitation link stays valid (default 7).
 - DJANGO_PASSWORD_LINK_HOURS: hours a link to set a new password stays valid (default 72).
@@ -40,9 +49,11 @@ People (tournaments.accounts, README "First start"):
 
 import importlib.util
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -107,6 +118,10 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    # Failed sign-ins and lock-outs (AXES_* below).
+    "axes",
+    # The Content-Security-Policy header (CONTENT_SECURITY_POLICY below); its checks.
+    "csp",
     "tournaments",
     # Last: the end of start-up (skatclub/apps.py).
     "skatclub.apps.StartedConfig",
@@ -118,6 +133,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files with hashed names and compressed copies, before anything else runs.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After whitenoise: pages get the policy, static files do not need it.
+    "csp.middleware.CSPMiddleware",
     # Before the others: it answers the API's CORS preflights itself.
     "tournaments.api.cors.ApiCorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -127,6 +144,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a locked-out sign-in into the site's own 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "skatclub.urls"
@@ -184,6 +203,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Axes' backend first: it refuses a locked-out sign-in before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -365,3 +390,45 @@ EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", False)
 EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", not EMAIL_USE_SSL)
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "webmaster@localhost")
 EMAIL_TIMEOUT = 20
+
+# Content-Security-Policy (django-csp) on every page, the admin's and the API's interactive
+# page included: scripts and styles only from the site's own files (static/; no inline
+# <script>, no style="" attribute, no on...="" handler), images from the site or data: URLs,
+# no plugins, no framing by other sites, forms only to the site itself. Not configurable:
+# nothing the site serves needs more.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
+
+# The client's address for sign-in throttling (skatclub.signin.client_address).
+TRUST_X_FORWARDED_FOR = env_bool(
+    "DJANGO_TRUST_X_FORWARDED_FOR", env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False)
+)
+
+# Sign-in throttling (django-axes): failures count per user name and per address apart, so
+# that neither guessing one account's password from many addresses nor many accounts'
+# passwords from one address gets past the limit. A refused attempt counts too and starts
+# the cool-off again; a successful sign-in clears the failures of its user name and address.
+AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", 10)
+LOGIN_COOLOFF_MINUTES = env_int("DJANGO_LOGIN_COOLOFF_MINUTES", 15)
+if AXES_FAILURE_LIMIT < 1 or LOGIN_COOLOFF_MINUTES < 1:
+    raise ImproperlyConfigured(
+        "DJANGO_LOGIN_FAILURE_LIMIT and DJANGO_LOGIN_COOLOFF_MINUTES must be at least 1."
+    )
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+# No table of every successful sign-in with its address: only failures are kept, and only
+# while they count (a club keeps no addresses it does not need).
+AXES_DISABLE_ACCESS_LOG = True
+AXES_CLIENT_IP_CALLABLE = "skatclub.signin.client_address"
+AXES_LOCKOUT_CALLABLE = "skatclub.signin.locked_out"

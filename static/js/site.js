@@ -51,4 +51,13 @@
   // Pages that rebuild a sheet (the phone's) call it again.
   window.skatFitTables = fit;
   fit();
+
+  // A filter that applies when chosen (the category of the standings); without script,
+  // its form's own button (in <noscript>) does it.
+  document.addEventListener("change", function (event) {
+    var field = event.target;
+    if (field.hasAttribute && field.hasAttribute("data-submit-on-change") && field.form) {
+      field.form.submit();
+    }
+  });
 })();
