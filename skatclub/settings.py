@@ -342,6 +342,8 @@ LOGGING = {
         # Django's own handlers (the console with DEBUG, mail to ADMINS) are replaced.
         "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
         "django.request": {"level": "ERROR"},
+        # axes: its warning for each failed sign-in, not its start-up banner in every command.
+        "axes.apps": {"level": "WARNING"},
         # The development server's request lines (make run), as Django writes them.
         "django.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
     },
