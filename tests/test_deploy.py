@@ -15,7 +15,7 @@
 `make test` installs nginx and openssl (`make proxy-deps`); where they are missing the
 nginx tests skip with the reason, except in CI, where that is a failure. They use the ports
 8660-8665: each nginx runs for one test only, so that one pytest-xdist worker has the
-ports (the xdist_group mark does not group under pytest 9.2 with pytest-xdist 3.8).
+ports whatever the grouping.
 """
 
 import gzip
