@@ -1,15 +1,129 @@
-"""Shedding work for clients that have gone.
+"""Overload: answer at once what cannot be answered in time, drop work for clients that
+have gone.
 
-Under overload, requests wait in the server's queue; a phone that gave up meanwhile has
-closed its connection, and building its page only delays the next one. Before any work,
-`ClientGoneMiddleware` peeks at the request's socket (gunicorn puts it in the WSGI
-environment): a connection the client has closed (end of stream waiting) gets an empty 499
-at once. Elsewhere (the development server, the test client) it does nothing.
+Under overload, requests wait in the server's queue. Two checks run before any other work
+(the first middlewares: no session, no database query, no template):
+
+- `QueueShedMiddleware`: a request that has waited longer than `SHED_AFTER_MS`
+  (DJANGO_SHED_AFTER_MS, default 500 ms; 0 turns it off) gets a 503 with `Retry-After`
+  and a two-line body at once. Its client would most likely have given up before a page
+  rendered now reached it, and the requests queued behind it would wait longer still:
+  answering them "busy" keeps the server's time for requests that can still be answered in
+  time (bench/shedding.py measures it).
+- `ClientGoneMiddleware`: a connection the client has closed (end of stream waiting) gets
+  an empty 499 at once; building its page only delays the next one.
+
+The wait of a request ("queued" below) is known in one of two ways:
+
+1. Behind the reverse proxy, when `SHED_TRUST_REQUEST_START` is on
+   (DJANGO_SHED_TRUST_REQUEST_START=1): from the proxy's `X-Request-Start: t=<unix seconds
+   with milliseconds>` (nginx: `proxy_set_header X-Request-Start "t=${msec}";`). Only the
+   proxy may set it (it replaces what a client sent), so it is trusted only when configured.
+   A header that cannot be read, or that lies more than `FUTURE_TOLERANCE` seconds ahead of
+   this machine's clock, is ignored (then the second way applies).
+2. Otherwise from the connection itself: how long ago the kernel received the request's
+   last bytes, which Linux keeps for every TCP socket (`tcpi_last_data_recv` of `struct
+   tcp_info`, in milliseconds, read with one `getsockopt(TCP_INFO)` on the socket gunicorn
+   puts in the WSGI environment as `gunicorn.socket`). It counts all the queueing: in the
+   kernel's backlog before gunicorn accepted the connection, and in the worker's queue of
+   accepted connections until a thread took it; with `make serve` alone it is the only
+   clock. It needs no hook in gunicorn, so it holds whatever worker class runs the site.
+   `struct tcp_info` is part of Linux's user interface (linux/tcp.h): fields are only ever
+   appended, and `tcpi_last_data_recv` has been at byte 52 since Linux 2.6;
+   tests/test_shedding.py checks it on a real connection. On other systems, on a Unix
+   socket, or where gunicorn is not the server (the development server, the test client),
+   the wait is unknown and nothing is shed.
+
+A shed answer is a fixed text in both languages, not a translated template: it must cost
+next to nothing, and it is written before the language is chosen.
 """
 
-import socket
+from __future__ import annotations
 
+import socket
+import struct
+import sys
+import time
+
+from django.conf import settings
 from django.http import HttpResponse
+
+# Seconds a client is told to wait before asking again (Retry-After).
+RETRY_AFTER = 1
+# X-Request-Start ahead of this machine's clock by more than this (seconds) is not believed.
+FUTURE_TOLERANCE = 1.0
+BUSY_TEXT = (
+    "Too busy right now: please try again in a moment.\n"
+    "Gerade überlastet: bitte gleich noch einmal versuchen.\n"
+).encode()
+# struct tcp_info (linux/tcp.h): eight one-byte fields, nine 32-bit ones (tcpi_rto to
+# tcpi_fackets), then tcpi_last_data_sent, tcpi_last_ack_sent and tcpi_last_data_recv
+# (milliseconds since data last arrived) at byte 52.
+_TCP_INFO_SIZE = 56
+_LAST_DATA_RECV = struct.Struct("=I")
+_LAST_DATA_RECV_OFFSET = 52
+_TCP_INFO = getattr(socket, "TCP_INFO", None) if sys.platform.startswith("linux") else None
+
+
+def socket_wait_ms(sock) -> int | None:
+    """Milliseconds since the kernel received the last bytes on this TCP connection (the
+    request's), or None where that is unknown."""
+    if sock is None or _TCP_INFO is None:
+        return None
+    try:
+        info = sock.getsockopt(socket.IPPROTO_TCP, _TCP_INFO, _TCP_INFO_SIZE)
+    except (OSError, AttributeError):
+        return None  # not a TCP socket (a Unix socket), or closed
+    if len(info) < _LAST_DATA_RECV_OFFSET + 4:
+        return None
+    return _LAST_DATA_RECV.unpack_from(info, _LAST_DATA_RECV_OFFSET)[0]
+
+
+def header_wait_ms(value: str, now: float) -> float | None:
+    """Milliseconds since the proxy's `t=<unix seconds>` (X-Request-Start), or None for a
+    value that cannot be read or lies in the future."""
+    if not value.startswith("t="):
+        return None
+    try:
+        started = float(value[2:])
+    except ValueError:
+        return None
+    if started != started or started > now + FUTURE_TOLERANCE:  # NaN, or the future
+        return None
+    return max(0.0, (now - started) * 1000)
+
+
+def queued_ms(request, *, trust_header: bool) -> float | None:
+    """How long this request waited before the site began on it (None: unknown)."""
+    meta = request.META
+    if trust_header:
+        value = meta.get("HTTP_X_REQUEST_START")
+        if value:
+            waited = header_wait_ms(value, time.time())
+            if waited is not None:
+                return waited
+    return socket_wait_ms(meta.get("gunicorn.socket"))
+
+
+def busy_response() -> HttpResponse:
+    response = HttpResponse(BUSY_TEXT, status=503, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(RETRY_AFTER)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class QueueShedMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.after_ms = settings.SHED_AFTER_MS
+        self.trust_header = settings.SHED_TRUST_REQUEST_START
+
+    def __call__(self, request):
+        if self.after_ms:
+            waited = queued_ms(request, trust_header=self.trust_header)
+            if waited is not None and waited > self.after_ms:
+                return busy_response()
+        return self.get_response(request)
 
 
 def client_gone(request) -> bool:

@@ -13,6 +13,14 @@ Variables (see `.env.example`):
   (default: each worker process keeps its own; pages are keyed on versions read from the
   database, so even per-process caches are never stale), dummy:// (none).
 - DJANGO_PAGE_CACHE: share rendered public pages through that cache (default on).
+- DJANGO_SHED_AFTER_MS: a request that has waited longer than this many milliseconds for
+  the server (overload) is answered 503 with Retry-After at once, before any work
+  (skatclub/middleware.py); default 500, half the second after which a phone's user or a
+  page's script gives up; 0 turns it off.
+- DJANGO_SHED_TRUST_REQUEST_START: "1" measures that wait from the reverse proxy's
+  X-Request-Start header (nginx: proxy_set_header X-Request-Start "t=${msec}";), only
+  when the proxy sets it and nobody can reach the server directly (default off: the wait
+  is measured on the connection).
 Behind a reverse proxy that terminates HTTPS (README "Running a club's server"):
 - DJANGO_SECURE_PROXY_SSL_HEADER: "1" trusts X-Forwarded-Proto: https from the proxy
   (only when the proxy sets it and nobody can reach the server directly).
@@ -89,7 +97,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: no work at all for a client that has already hung up (overload).
+    # First: no work at all for a request that has waited too long or whose client has
+    # already hung up (overload).
+    "skatclub.middleware.QueueShedMiddleware",
     "skatclub.middleware.ClientGoneMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files with hashed names and compressed copies, before anything else runs.
@@ -220,6 +230,15 @@ CACHES = {
     )
 }
 PAGE_CACHE = env_bool("DJANGO_PAGE_CACHE", True)
+
+# Overload (skatclub/middleware.py): milliseconds a request may have waited before it is
+# answered 503 at once (0: never), and whether the proxy's X-Request-Start says it.
+SHED_AFTER_MS = env_int("DJANGO_SHED_AFTER_MS", 500)
+if SHED_AFTER_MS < 0:
+    raise ImproperlyConfigured(
+        f"DJANGO_SHED_AFTER_MS must be 0 (off) or more milliseconds, not {SHED_AFTER_MS}"
+    )
+SHED_TRUST_REQUEST_START = env_bool("DJANGO_SHED_TRUST_REQUEST_START", False)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
