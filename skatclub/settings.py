@@ -14,9 +14,9 @@ Variables (see `.env.example`):
   database, so even per-process caches are never stale), dummy:// (none).
 - DJANGO_PAGE_CACHE: share rendered public pages through that cache (default on).
 - DJANGO_SHED_AFTER_MS: a request that has waited longer than this many milliseconds for
-  the server (overload) is answered 503 with Retry-After at once, before any work
-  (skatclub/middleware.py); default 500, half the second after which a phone's user or a
-  page's script gives up; 0 turns it off.
+  the server (overload) is answered 503 with Retry-After at once, before Django sees it
+  (skatclub/middleware.py, around the site in skatclub/wsgi.py); default 500, half the
+  second after which a phone's user or a page's script gives up; 0 turns it off.
 - DJANGO_SHED_TRUST_REQUEST_START: "1" measures that wait from the reverse proxy's
   X-Request-Start header (nginx: proxy_set_header X-Request-Start "t=${msec}";), only
   when the proxy sets it and nobody can reach the server directly (default off: the wait
@@ -96,11 +96,9 @@ INSTALLED_APPS = [
     "skatclub.apps.StartedConfig",
 ]
 
+# A request that waited too long or whose client has gone is answered before Django and
+# its middleware see it (skatclub/wsgi.py, skatclub/middleware.py).
 MIDDLEWARE = [
-    # First: no work at all for a request that has waited too long or whose client has
-    # already hung up (overload).
-    "skatclub.middleware.QueueShedMiddleware",
-    "skatclub.middleware.ClientGoneMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files with hashed names and compressed copies, before anything else runs.
     "whitenoise.middleware.WhiteNoiseMiddleware",

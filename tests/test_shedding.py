@@ -1,6 +1,7 @@
-"""Overload is shed (skatclub.middleware.QueueShedMiddleware): a request that has waited
-longer than SHED_AFTER_MS is answered 503 at once, before any database query; its wait
-comes from the proxy's X-Request-Start when trusted, else from the connection itself."""
+"""Overload is shed (skatclub.middleware.OverloadShedding, around the site in
+skatclub/wsgi.py): a request that has waited longer than SHED_AFTER_MS is answered 503 at
+once, before Django sees it; its wait comes from the proxy's X-Request-Start when trusted,
+else from the connection itself."""
 
 import http.client
 import os
@@ -9,52 +10,71 @@ import socket
 import subprocess
 import sys
 import time
+from wsgiref.util import setup_testing_defaults
 
 import pytest
 from django.conf import settings as django_settings
-from django.test import RequestFactory
-from django.urls import reverse
+from django.core.wsgi import get_wsgi_application
 
 from skatclub import middleware
-from skatclub.middleware import QueueShedMiddleware, header_wait_ms, socket_wait_ms
+from skatclub.middleware import OverloadShedding, header_wait_ms, socket_wait_ms
 
 linux_only = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the connection's wait is read from Linux"
 )
 
 
-@pytest.fixture
-def trusted(settings):
-    settings.SHED_AFTER_MS = 500
-    settings.SHED_TRUST_REQUEST_START = True
-    return settings
-
-
 def started(seconds_ago: float) -> str:
     return f"t={time.time() - seconds_ago:.3f}"
 
 
-@pytest.fixture
-def home(tournament):
-    """A public page that reads the database (the tournament list)."""
-    return reverse("home")
+def answer(application, **environ) -> tuple[str, dict, bytes]:
+    """(status, headers, body) of a WSGI application for a GET of / with `environ`."""
+    setup_testing_defaults(environ)
+    got = {}
+
+    def start_response(status, headers):
+        got.update(status=status, headers=dict(headers))
+
+    body = b"".join(application(environ, start_response))
+    return got["status"], got["headers"], body
+
+
+class Site:
+    """The site behind the wrapper, counting the requests it was given."""
+
+    def __init__(self):
+        self.requests = 0
+
+    def __call__(self, environ, start_response):
+        self.requests += 1
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"page"]
+
+
+def shedding(*, after_ms=500, trust_header=True, site=None):
+    return OverloadShedding(site or Site(), after_ms=after_ms, trust_header=trust_header)
 
 
 def test_a_request_queued_too_long_is_answered_busy_without_a_query(
-    trusted, client, home, django_assert_num_queries
+    tournament, django_assert_num_queries
 ):
+    # In front of the real site, asked for the home page (which lists the tournaments).
+    application = shedding(site=get_wsgi_application())
     with django_assert_num_queries(0):
-        response = client.get(home, headers={"X-Request-Start": started(2.0)})
-    assert response.status_code == 503
-    assert response["Retry-After"] == str(middleware.RETRY_AFTER)
-    assert response["Cache-Control"] == "no-store"
-    assert response.content == middleware.BUSY_TEXT
-    assert "Set-Cookie" not in response
+        status, headers, body = answer(application, HTTP_X_REQUEST_START=started(2.0))
+    assert status == "503 Service Unavailable"
+    assert headers["Retry-After"] == str(middleware.RETRY_AFTER)
+    assert headers["Cache-Control"] == "no-store"
+    assert headers["Content-Length"] == str(len(body))
+    assert body == middleware.BUSY_TEXT
+    assert "Set-Cookie" not in headers
 
 
-def test_a_fresh_request_is_served(trusted, client, home):
-    response = client.get(home, headers={"X-Request-Start": started(0.05)})
-    assert response.status_code == 200
+def test_a_fresh_request_is_served():
+    site = Site()
+    status, _headers, body = answer(shedding(site=site), HTTP_X_REQUEST_START=started(0.05))
+    assert (status, body, site.requests) == ("200 OK", b"page", 1)
 
 
 @pytest.mark.parametrize(
@@ -67,35 +87,73 @@ def test_a_fresh_request_is_served(trusted, client, home):
         "t=1e400",  # infinity: in the future
     ],
 )
-def test_an_unreadable_request_start_is_ignored(trusted, client, home, value):
-    assert client.get(home, headers={"X-Request-Start": value}).status_code == 200
+def test_an_unreadable_request_start_is_ignored(value):
+    site = Site()
+    assert answer(shedding(site=site), HTTP_X_REQUEST_START=value)[0] == "200 OK"
+    assert site.requests == 1
 
 
-def test_a_request_start_in_the_future_is_ignored(trusted, client, home):
+def test_a_request_start_in_the_future_is_ignored():
     later = f"t={time.time() + 60:.3f}"
-    assert client.get(home, headers={"X-Request-Start": later}).status_code == 200
+    assert answer(shedding(), HTTP_X_REQUEST_START=later)[0] == "200 OK"
     assert header_wait_ms(later, time.time()) is None
 
 
-def test_the_request_start_is_not_trusted_unless_configured(settings, client, home):
-    settings.SHED_AFTER_MS = 500
-    settings.SHED_TRUST_REQUEST_START = False
-    assert client.get(home, headers={"X-Request-Start": started(60)}).status_code == 200
+def test_the_request_start_is_not_trusted_unless_configured():
+    application = shedding(trust_header=False)
+    assert answer(application, HTTP_X_REQUEST_START=started(60))[0] == "200 OK"
 
 
-def test_zero_turns_shedding_off(trusted, client, home):
-    trusted.SHED_AFTER_MS = 0
-    assert client.get(home, headers={"X-Request-Start": started(60)}).status_code == 200
+def test_zero_turns_shedding_off():
+    application = shedding(after_ms=0)
+    assert answer(application, HTTP_X_REQUEST_START=started(60))[0] == "200 OK"
 
 
-def test_the_threshold_is_read_in_milliseconds():
-    # (now, header) -> waited ms
+def test_the_wait_is_read_in_milliseconds():
+    # (header, now) -> waited ms
     assert header_wait_ms("t=100.250", 101.0) == pytest.approx(750)
     assert header_wait_ms("t=101.5", 101.0) == 0  # within the clocks' tolerance: no wait
 
 
-def test_the_shedding_middleware_comes_first():
-    assert django_settings.MIDDLEWARE[0] == "skatclub.middleware.QueueShedMiddleware"
+@pytest.mark.parametrize(
+    ("env", "after_ms", "trusted"),
+    [
+        ({}, 500, False),
+        ({"DJANGO_SHED_AFTER_MS": "0"}, 0, False),
+        ({"DJANGO_SHED_AFTER_MS": "250", "DJANGO_SHED_TRUST_REQUEST_START": "1"}, 250, True),
+    ],
+)
+def test_the_settings_come_from_the_environment(env, after_ms, trusted):
+    code = (
+        "import django.conf; s = django.conf.settings; "
+        "print(s.SHED_AFTER_MS, s.SHED_TRUST_REQUEST_START)"
+    )
+    done = fresh_settings(code, env)
+    assert done.stdout.split() == [str(after_ms), str(trusted)], done.stderr
+
+
+@pytest.mark.parametrize("value", ["-1", "soon"])
+def test_a_wrong_threshold_stops_the_start(value):
+    done = fresh_settings(
+        "import django.conf; django.conf.settings.SHED_AFTER_MS", {"DJANGO_SHED_AFTER_MS": value}
+    )
+    assert done.returncode == 1
+    assert "DJANGO_SHED_AFTER_MS must be" in done.stderr
+
+
+def fresh_settings(code: str, env: dict):
+    environment = {
+        key: value for key, value in os.environ.items() if not key.startswith("DJANGO_SHED")
+    }
+    environment.update(env, DJANGO_SETTINGS_MODULE="skatclub.settings", DJANGO_DEBUG="1")
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=django_settings.BASE_DIR,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 # -- the connection's own clock (Linux struct tcp_info) ---------------------------------
@@ -135,18 +193,14 @@ def test_a_new_request_on_a_kept_connection_starts_a_new_wait(connection):
 
 
 @linux_only
-def test_a_request_that_waited_on_its_connection_is_answered_busy(settings, connection):
-    settings.SHED_AFTER_MS = 200
-    settings.SHED_TRUST_REQUEST_START = False
+def test_a_request_that_waited_on_its_connection_is_answered_busy(connection):
     server, _client = connection
-    calls = []
-    shed = QueueShedMiddleware(lambda request: calls.append(request) or "page")
-    request = RequestFactory().get("/")
-    request.META["gunicorn.socket"] = server
-    assert shed(request) == "page"  # fresh
+    site = Site()
+    application = shedding(after_ms=200, trust_header=False, site=site)
+    assert answer(application, **{"gunicorn.socket": server})[0] == "200 OK"  # fresh
     time.sleep(0.3)
-    assert shed(request).status_code == 503
-    assert len(calls) == 1
+    assert answer(application, **{"gunicorn.socket": server})[0] == "503 Service Unavailable"
+    assert site.requests == 1
 
 
 def test_without_a_tcp_connection_the_wait_is_unknown():
