@@ -47,8 +47,10 @@ run: $(STAMP) bytecode
 # worker processes (default 2) of THREADS threads each (default 4: a cached page is not
 # kept waiting behind a secretary's write or a fresh render in the same worker); a worker
 # busy longer than REQUEST_TIMEOUT seconds is
-# restarted, and at most BACKLOG connections wait, so an overloaded server refuses
-# quickly instead of piling up work for clients that have left. DATABASE_URL,
+# restarted, and at most BACKLOG connections wait to be accepted; a request that waited
+# longer than DJANGO_SHED_AFTER_MS, or whose client has left, is answered before any work
+# (skatclub/middleware.py), so an overloaded server does not pile up work for clients that
+# have left. DATABASE_URL,
 # DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and the rest come from the environment.
 WEB_CONCURRENCY ?= 2
 THREADS ?= 4
@@ -99,6 +101,7 @@ bench: $(STAMP) bytecode
 	$(PY) bench/importing.py
 	$(PY) bench/season.py
 	$(PY) bench/load.py
+	$(PY) bench/shedding.py
 
 # The load benchmark only, a few seconds per phase (a smoke run on a busy machine).
 bench-short: $(STAMP) bytecode
