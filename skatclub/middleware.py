@@ -51,8 +51,11 @@ import struct
 import sys
 import time
 
-# Seconds a client is told to wait before asking again (Retry-After).
-RETRY_AFTER = 1
+# Seconds a client is told to wait before asking again (Retry-After): about the time a
+# person takes to read the two lines and reload. Well-behaved clients then come back at
+# half the rate they would after one second, and each shed answer costs the server a
+# little (gunicorn still reads the request and writes the answer).
+RETRY_AFTER = 2
 # X-Request-Start ahead of this machine's clock by more than this (seconds) is not believed.
 FUTURE_TOLERANCE = 1.0
 BUSY_TEXT = (
