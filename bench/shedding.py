@@ -365,7 +365,8 @@ def main(argv=None) -> int:
         f"\ncapacity {capacity:.0f}/s (shedding on: {on['capacity']['ok_per_s']:.0f}/s);"
         f" goodput/capacity with {args.patience:g} s clients: shedding on {ratio:.2f},"
         f" off {ratio_off:.2f}; patient clients served/capacity: shedding on"
-        f" {on['patient']['ok_per_s'] / capacity:.2f}, off {off['patient']['ok_per_s'] / capacity:.2f}"
+        f" {on['patient']['ok_per_s'] / capacity:.2f},"
+        f" off {off['patient']['ok_per_s'] / capacity:.2f}"
     )
     met = ratio >= 0.90
     print(f"{'PASS' if met else 'MISS'}  goodput >= 0.90 x capacity with shedding on")
