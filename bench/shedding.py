@@ -179,18 +179,26 @@ def client_main(spec: dict) -> None:
     json.dump(outcome, sys.stdout)
 
 
-def server_cpu(group: int) -> float:
-    """CPU seconds used so far by the processes of a server's process group (make, the
-    gunicorn master, its workers)."""
-    ticks = 0
+def server_cpu(group: int) -> dict[int, float]:
+    """CPU seconds used so far by each process of a server's process group (make, the
+    gunicorn master, its workers), by process id."""
+    used = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue  # gone meanwhile
         if int(fields[2]) == group:  # pgrp
-            ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+            used[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf(
+                "SC_CLK_TCK"
+            )  # utime, stime
+    return used
+
+
+def cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds used between two readings; a worker replaced meanwhile counts with what
+    its successor used (what the old one used after the first reading is lost)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
 
 
 def phase(
@@ -213,7 +221,7 @@ def phase(
         text=True,
         check=True,
     )
-    server_share = (server_cpu(group) - cpu_before) / (time.perf_counter() - wall_before)
+    server_share = cpu_between(cpu_before, server_cpu(group)) / (time.perf_counter() - wall_before)
     outcome = json.loads(done.stdout)
     results = outcome["results"]
     ok = sorted(latency for status, latency in results if status == 200)
