@@ -3,7 +3,8 @@ have gone.
 
 Under overload, requests wait in the server's queue. `OverloadShedding` wraps the site's
 WSGI application (skatclub/wsgi.py) and checks each request before Django sees it (no
-request object, no signal, no middleware, no session, no database query, no log line):
+request object, no signal, no middleware, no session, no database query, no warning of
+Django's request logger; gunicorn's access log still has its line):
 
 - a request that has waited longer than `SHED_AFTER_MS` (DJANGO_SHED_AFTER_MS, default
   500 ms; 0 turns it off) gets a 503 with `Retry-After` and a two-line body at once. Its
