@@ -57,8 +57,12 @@ run: $(STAMP) bytecode
 # worker processes (default 2) of THREADS threads each (default 4: a cached page is not
 # kept waiting behind a secretary's write or a fresh render in the same worker); a worker
 # busy longer than REQUEST_TIMEOUT seconds is
-# restarted, and at most BACKLOG connections wait, so an overloaded server refuses
-# quickly instead of piling up work for clients that have left. DATABASE_URL,
+# restarted, and at most BACKLOG connections wait to be accepted; a request that waited
+# longer than DJANGO_SHED_AFTER_MS, or whose client has left, is answered before any work
+# (skatclub/middleware.py), so an overloaded server does not pile up work for clients that
+# have left. A worker is replaced after about 100,000 requests (a slow leak stays bounded):
+# every answer counts, shed ones too, and at 10,000 an overloaded server shedding some 500
+# requests a second replaced a worker every 20 s (bench/shedding.py). DATABASE_URL,
 # DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and the rest come from the environment.
 WEB_CONCURRENCY ?= 2
 THREADS ?= 4
@@ -75,8 +79,8 @@ serve: $(STAMP) bytecode
 	DJANGO_DEBUG=0 $(PY) manage.py collectstatic --no-input --verbosity 0
 	DJANGO_DEBUG=0 exec $(VENV)/bin/gunicorn skatclub.wsgi:application \
 	  --bind 127.0.0.1:$(PORT) --workers $(WEB_CONCURRENCY) --threads $(THREADS) --timeout $(REQUEST_TIMEOUT) \
-	  --graceful-timeout 10 --backlog $(BACKLOG) --max-requests 10000 \
-	  --max-requests-jitter 1000 --worker-tmp-dir /dev/shm --no-control-socket \
+	  --graceful-timeout 10 --backlog $(BACKLOG) --max-requests 100000 \
+	  --max-requests-jitter 10000 --worker-tmp-dir /dev/shm --no-control-socket \
 	  $(GUNICORN_LOGS)
 
 # The suite in PYTEST_WORKERS processes (pytest-xdist; default one per CPU, 0 for one
@@ -116,6 +120,7 @@ bench: $(STAMP) bytecode
 	$(PY) bench/importing.py
 	$(PY) bench/season.py
 	$(PY) bench/load.py
+	$(PY) bench/shedding.py
 
 # The load benchmark only, a few seconds per phase (a smoke run on a busy machine).
 bench-short: $(STAMP) bytecode

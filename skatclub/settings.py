@@ -20,6 +20,14 @@ Variables (see `.env.example`):
 - SENTRY_DSN: report errors to Sentry (or a compatible service) at this DSN; unset: off.
   SENTRY_ENVIRONMENT (default "production") and SENTRY_TRACES_SAMPLE_RATE (0 to 1, the
   share of requests traced for performance; default 0) go with it.
+- DJANGO_SHED_AFTER_MS: a request that has waited longer than this many milliseconds for
+  the server (overload) is answered 503 with Retry-After at once, before Django sees it
+  (skatclub/middleware.py, around the site in skatclub/wsgi.py); default 500, half the
+  second after which a phone's user or a page's script gives up; 0 turns it off.
+- DJANGO_SHED_TRUST_REQUEST_START: "1" measures that wait from the reverse proxy's
+  X-Request-Start header (nginx: proxy_set_header X-Request-Start "t=${msec}";), only
+  when the proxy sets it and nobody can reach the server directly (default off: the wait
+  is measured on the connection).
 Behind a reverse proxy that terminates HTTPS (README "Running a club's server"):
 - DJANGO_SECURE_PROXY_SSL_HEADER: "1" trusts X-Forwarded-Proto: https from the proxy
   (only when the proxy sets it and nobody can reach the server directly).
@@ -127,9 +135,9 @@ INSTALLED_APPS = [
     "skatclub.apps.StartedConfig",
 ]
 
+# A request that waited too long or whose client has gone is answered before Django and
+# its middleware see it (skatclub/wsgi.py, skatclub/middleware.py).
 MIDDLEWARE = [
-    # First: no work at all for a client that has already hung up (overload).
-    "skatclub.middleware.ClientGoneMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files with hashed names and compressed copies, before anything else runs.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -282,6 +290,15 @@ CACHES = {
     )
 }
 PAGE_CACHE = env_bool("DJANGO_PAGE_CACHE", True)
+
+# Overload (skatclub/middleware.py): milliseconds a request may have waited before it is
+# answered 503 at once (0: never), and whether the proxy's X-Request-Start says it.
+SHED_AFTER_MS = env_int("DJANGO_SHED_AFTER_MS", 500)
+if SHED_AFTER_MS < 0:
+    raise ImproperlyConfigured(
+        f"DJANGO_SHED_AFTER_MS must be 0 (off) or more milliseconds, not {SHED_AFTER_MS}"
+    )
+SHED_TRUST_REQUEST_START = env_bool("DJANGO_SHED_TRUST_REQUEST_START", False)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -2,6 +2,11 @@
 measurement of bench/standings.py, and a few thousand games through bench/scoring.py.
 Timings are the benchmarks' business (they print them); here only the answers are checked."""
 
+import asyncio
+import http.server
+import threading
+import time
+
 import pytest
 
 from tournaments import demo
@@ -66,3 +71,71 @@ def test_the_season_bench_measures_two_small_seasons():
     # The half of a season's document imports beside the whole.
     half = import_season(bench.halved(export_season(league)))
     assert half.name.endswith(" (half)") and half.tournaments.count() == 1
+
+
+class _Answers(http.server.BaseHTTPRequestHandler):
+    """/ok: 200; /busy: 503 asking for no wait; /slow: 200 after 0.3 s (HTTP/1.1, kept)."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):  # noqa: N802 - the standard library's name
+        if self.path == "/slow":
+            time.sleep(0.3)
+        status = 503 if self.path == "/busy" else 200
+        body = b"x" * 10
+        self.send_response(status)
+        if status == 503:
+            self.send_header("Retry-After", "0")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def answers():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 8644), _Answers)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("path", "timeout", "status"),
+    [("/ok", 0, 200), ("/busy", 0, 503), ("/slow", 0.1, -1)],  # -1: the client gave up
+)
+def test_the_shedding_bench_clients_count_each_answer(answers, path, timeout, status):
+    from bench import shedding as bench
+
+    spec = {
+        "port": answers,
+        "path": path,
+        "clients": 3,
+        "seconds": 0.6,
+        "warmup": 0.0,
+        "timeout": timeout,
+        "honour_retry_after": True,
+    }
+    outcome = asyncio.run(bench.run_clients(spec))
+    statuses = {answer for answer, _latency in outcome["results"]}
+    assert statuses == {status} and outcome["errors"] == {}
+
+
+def test_the_shedding_bench_reads_a_chunked_answer():
+    from bench import shedding as bench
+
+    async def read():
+        reader = asyncio.StreamReader()
+        reader.feed_data(
+            b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 2\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n"
+        )
+        answer = await bench.read_answer(reader)
+        rest = await reader.readexactly(8)
+        return answer, rest
+
+    assert asyncio.run(read()) == ((503, 2.0), b"HTTP/1.1")

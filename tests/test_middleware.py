@@ -1,17 +1,23 @@
-"""Work is shed for clients that have hung up (skatclub.middleware)."""
+"""Work is shed for clients that have hung up (skatclub.middleware.OverloadShedding)."""
 
 import socket
 
-from django.http import HttpResponse
-from django.test import RequestFactory
-
-from skatclub.middleware import ClientGoneMiddleware, client_gone
+from skatclub.middleware import OverloadShedding, client_gone
 
 
-def _request_on(sock):
-    request = RequestFactory().get("/")
-    request.META["gunicorn.socket"] = sock
-    return request
+def _site(calls):
+    def site(environ, start_response):
+        calls.append(environ)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"page"]
+
+    return site
+
+
+def _answer(application, sock):
+    statuses = []
+    body = application({"gunicorn.socket": sock}, lambda status, headers: statuses.append(status))
+    return statuses[0], b"".join(body)
 
 
 def test_a_closed_connection_gets_no_page():
@@ -20,8 +26,8 @@ def test_a_closed_connection_gets_no_page():
     server.recv(100)  # the server read the request
     client.close()  # the client gave up
     calls = []
-    middleware = ClientGoneMiddleware(lambda request: calls.append(request) or HttpResponse())
-    assert middleware(_request_on(server)).status_code == 499
+    shedding = OverloadShedding(_site(calls), after_ms=500, trust_header=False)
+    assert _answer(shedding, server) == ("499 Client Closed Request", b"")
     assert calls == []
     server.close()
 
@@ -29,13 +35,13 @@ def test_a_closed_connection_gets_no_page():
 def test_a_waiting_client_is_served():
     server, client = socket.socketpair()
     try:
-        assert not client_gone(_request_on(server))
-        middleware = ClientGoneMiddleware(lambda request: HttpResponse("page"))
-        assert middleware(_request_on(server)).content == b"page"
+        assert not client_gone(server)
+        shedding = OverloadShedding(_site([]), after_ms=500, trust_header=False)
+        assert _answer(shedding, server) == ("200 OK", b"page")
     finally:
         server.close()
         client.close()
 
 
 def test_without_gunicorn_nothing_is_checked():
-    assert not client_gone(RequestFactory().get("/"))
+    assert not client_gone(None)
