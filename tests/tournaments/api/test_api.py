@@ -134,7 +134,7 @@ def test_standings_json_is_the_bytes_of_the_rows_dumped_as_a_list(played, client
         body = client.get(f"/t/{played.slug}/standings.json").content
         rows = standings_json(Tournament.objects.get(pk=played.pk))
         assert len(rows) == 4
-        assert body == json.dumps(rows, ensure_ascii=False).encode()
+        assert body == (json.dumps(rows, ensure_ascii=False) + "\n").encode()
         served.append(body)
         if write:
             tournament_update(tournament=played, games_per_series_4=50)
