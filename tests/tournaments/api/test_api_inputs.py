@@ -8,7 +8,6 @@ import pytest
 from django.core.management import call_command
 
 from tests.factories import TournamentFactory
-from tests.tournaments.api.test_api import played  # noqa: F401 (fixture)
 from tournaments.registry.services import tournament_update
 
 pytestmark = pytest.mark.django_db
@@ -48,14 +47,14 @@ def bad_urls(slug: str) -> list[str]:
     ]
 
 
-def test_no_input_is_a_server_error(played, anonymous_client):  # noqa: F811
+def test_no_input_is_a_server_error(played, anonymous_client):
     answers = {url: anonymous_client.get(url).status_code for url in bad_urls(played.slug)}
     # A filter naming nothing lists nothing (200); an address naming nothing is 404.
     assert {url: status for url, status in answers.items() if status not in (200, 404, 422)} == {}
     assert all(status != 200 for url, status in answers.items() if "?" not in url)
 
 
-def test_a_value_out_of_range_is_a_clear_422(played, anonymous_client):  # noqa: F811
+def test_a_value_out_of_range_is_a_clear_422(played, anonymous_client):
     response = anonymous_client.get(f"/api/v1/tournaments?offset={BIG}")
     assert response.status_code == 422
     assert "offset" in response.content.decode()
@@ -105,14 +104,14 @@ def test_an_na_tournament_shows_its_own_settings_not_seeger_fabian_bonuses(club,
     assert shown["ramsch"] == ""
 
 
-def test_standings_json_is_byte_for_byte_what_the_command_prints(played, client_for):  # noqa: F811
+def test_standings_json_is_byte_for_byte_what_the_command_prints(played, client_for):
     out = StringIO()
     call_command("standings", played.slug, "--format", "json", stdout=out)
     served = client_for(None).get(f"/t/{played.slug}/standings.json").content
     assert served == out.getvalue().encode()
 
 
-def test_no_team_is_null_in_standings_json_and_in_the_api(played, client_for):  # noqa: F811
+def test_no_team_is_null_in_standings_json_and_in_the_api(played, client_for):
     player = played.registrations.first().player
     player.team = ""
     player.save()

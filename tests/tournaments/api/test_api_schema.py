@@ -23,17 +23,6 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.tournaments.api.test_api import played  # noqa: F401 (fixture)
-from tests.tournaments.leagues.fixtures import (  # noqa: F401 (fixtures)
-    league,
-    league_director,
-    league_season,
-    match_day,
-    teams,
-    venue_secretary,
-    venue_secretary_2,
-    zeitz,
-)
 from tests.tournaments.leagues.helpers import play_series
 from tournaments.leagues.services import match_day_confirm
 
@@ -61,7 +50,7 @@ def wsgi_application():
 
 
 @pytest.fixture
-def real(played, match_day):  # noqa: F811
+def real(played, match_day):
     """Path values naming rows that exist, per operation parameter."""
     play_series(match_day)
     match_day_confirm(tournament=match_day)
