@@ -8,14 +8,38 @@ Codes, not labels: `rules`, `status`, `game`, `category` are the stored values
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 
 class Schema(BaseModel):
     """Plain pydantic models: the views hand them dicts, so ninja's own `Schema` (which
     reads attributes of ORM objects) would only add its cost per row (a large live feed
     or standings: several times the time)."""
+
+
+class NotFoundOut(Schema):
+    """404: the address names nothing the viewer may see (a draft is 404 to the public)."""
+
+    detail: str
+
+
+class ParameterErrorOut(Schema):
+    """One refused parameter, as pydantic reports it: where (`loc`), why (`msg`, `type`)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    loc: list[str | int]
+    msg: str
+    ctx: dict[str, Any] | None = None
+
+
+class ValidationErrorOut(Schema):
+    """422: a parameter of the wrong type or out of its range; nothing was read."""
+
+    detail: list[ParameterErrorOut]
 
 
 class TournamentOut(Schema):
@@ -40,12 +64,23 @@ class SeriesSummary(Schema):
 
 
 class TournamentDetailOut(TournamentOut):
-    bonus_won: int
-    bonus_lost: int
-    bonus_others_3: int
-    bonus_others_4: int
+    """A tournament's settings. The Seeger-Fabian bonuses (rules §2) are null where they do
+    not count: the NA rule set (rules §3.6) and ISPA with list scoring off."""
+
+    bonus_won: int | None
+    bonus_lost: int | None
+    bonus_others_3: int | None
+    bonus_others_4: int | None
     games_per_series_3: int
     games_per_series_4: int
+    # NA tables of five (rules §3.6): their series' length, null where the draw seats none.
+    five_tables: bool = False
+    games_per_series_5: int | None = None
+    # How a deal everyone passed scores: "league" (NA rules §3.5), "hoyle", "gewinner"
+    # (an ISPA house rule) or "" (none, ISPA rules §1.6); and whether two players tied for
+    # the fewest points both win (null without ramsch).
+    ramsch: str = ""
+    ramsch_tie_both_win: bool | None = None
     kontra_allowed: bool
     double_entry: bool
     team_best_n: int | None
@@ -153,11 +188,14 @@ class SeriesResultOut(Schema):
 
 
 class StandingOut(Schema):
+    """One row of the standings; `club` and `team` are null for none, as in standings.json
+    (interchange.md "Standings JSON")."""
+
     rank: int
     player_id: int
     player: str
-    club: str
-    team: str
+    club: str | None
+    team: str | None
     category: str
     list_points: int
     game_points: int

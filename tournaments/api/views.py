@@ -5,19 +5,28 @@ the OpenAPI document). `standings_json_view` is the plain Django view of
 
 from __future__ import annotations
 
+import re
+
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
-from ninja import Query, Router
+from ninja import Path, Query, Router
 from ninja.decorators import decorate_view
 from ninja.pagination import LimitOffsetPagination, paginate
+from pydantic import Field
 
 from tournaments import permissions
 from tournaments.api import schemas
 from tournaments.caching.answers import conditional
-from tournaments.caching.standings import rows_json, series_standings_of, standings_of
+from tournaments.caching.standings import (
+    rows_json,
+    series_standings_of,
+    standings_json_text,
+    standings_of,
+)
 from tournaments.caching.states import (
+    BIGINT,
     player_state,
     season_state,
     tournament_state_of,
@@ -41,6 +50,37 @@ FEED_LIMIT = 1000
 FEED_MAX_LIMIT = 5000
 COMPUTED_FIELDS = ("value", "score", "is_won", "is_lost", "overbid", "list_declarer")
 COMPUTED_FIELDS += ("list_others", "provisional", "version")
+# A slug as the site's addresses take it (Django's `slug` path converter): anything else
+# names nothing (404), and never reaches the database (PostgreSQL refuses a NUL in text).
+SLUG = re.compile(r"[-a-zA-Z0-9_]+")
+# The largest number a stored integer may be (a bigint): a larger offset, version or key
+# is a clear 422, not a database error.
+LARGEST = BIGINT[1]
+# A series' and a table's number (a small integer; 0 is none).
+SMALLINT = 32767
+
+
+class Paginated(LimitOffsetPagination):
+    """django-ninja's limit and offset, with an offset a database can take (else 422)."""
+
+    class Input(LimitOffsetPagination.Input):
+        offset: int = Field(0, ge=0, le=LARGEST)
+
+
+def answers(ok, *, found: bool = True) -> dict:
+    """The statuses an operation answers, for the OpenAPI document: its answer; 304 to a
+    conditional GET of an unchanged version; 422 for a parameter out of its range or
+    type; 404 (`found`) for an address naming nothing the viewer may see."""
+    statuses = {200: ok, 304: None, 422: schemas.ValidationErrorOut}
+    if found:
+        statuses[404] = schemas.NotFoundOut
+    return statuses
+
+
+def _storable(text: str) -> bool:
+    """Whether a stored text could equal `text`: none holds a NUL (PostgreSQL refuses one
+    in a query, so a filter by it must not reach the database; it matches nothing)."""
+    return "\x00" not in text
 
 
 # --------------------------------------------------------------------------------------
@@ -48,8 +88,15 @@ COMPUTED_FIELDS += ("list_others", "provisional", "version")
 # --------------------------------------------------------------------------------------
 
 
+def _slug(slug: str) -> str:
+    if not SLUG.fullmatch(slug):
+        raise Http404
+    return slug
+
+
 def _tournament(request, slug: str) -> Tournament:
     """The tournament of the address; a draft only for its club's secretaries (else 404)."""
+    _slug(slug)
     tournament = get_object_or_404(Tournament.objects.select_related("club", "season"), slug=slug)
     if not permissions.can_view_tournament(request.user, tournament):
         raise Http404
@@ -58,7 +105,7 @@ def _tournament(request, slug: str) -> Tournament:
 
 def _tournament_state(request, slug=None, *, tournament=None, **kwargs):
     # `slug` in the API's addresses, `tournament` in the site's (`paths.T`).
-    return tournament_state_of(request.user, slug or tournament)
+    return tournament_state_of(request.user, _slug(slug or tournament))
 
 
 def _viewer(request) -> int:
@@ -71,12 +118,14 @@ def _list_state(request, **kwargs):
 
 
 def _season_state(request, slug, **kwargs):
-    return season_state(slug)
+    return season_state(_slug(slug))
 
 
 def _player_state(request, player_id, **kwargs):
     # The address's text, before django-ninja checks it (a view that answers 422).
-    return player_state(int(player_id)) if str(player_id).isdigit() else None
+    # ASCII digits only: str.isdigit() is true of "²", which int() refuses.
+    text = str(player_id)
+    return player_state(int(text)) if text.isascii() and text.isdigit() else None
 
 
 # --------------------------------------------------------------------------------------
@@ -106,12 +155,15 @@ def _game_out(game: Game) -> dict:
 
 
 def _standing_out(row) -> dict:
+    # The fields standings.json has too come from its layout (`standing_json`): a player
+    # without a team or club is null in both.
+    common = standing_json(row)
     return {
         "rank": row.rank,
         "player_id": row.player_id,
         "player": row.player_name,
-        "club": row.club,
-        "team": row.team,
+        "club": common["club"],
+        "team": common["team"],
         "category": row.category,
         "list_points": row.list_points,
         "game_points": row.game_points,
@@ -170,12 +222,18 @@ def _series(tournament: Tournament, number: int) -> Series:
 # --------------------------------------------------------------------------------------
 
 
-@router.get("/tournaments", response=list[schemas.TournamentOut], tags=["tournaments"])
-@paginate(LimitOffsetPagination)
+@router.get(
+    "/tournaments",
+    response=answers(list[schemas.TournamentOut], found=False),
+    tags=["tournaments"],
+)
+@paginate(Paginated)
 @decorate_view(conditional(_list_state))
 def tournament_list(request, season: str | None = None, club: str | None = None):
     """Published tournaments (and your club's drafts when signed in), newest first."""
     tournaments = visible_tournaments(request.user).select_related("club", "season")
+    if (season and not _storable(season)) or (club and not _storable(club)):
+        tournaments = tournaments.none()
     if season:
         tournaments = tournaments.filter(season__slug=season)
     if club:
@@ -183,27 +241,33 @@ def tournament_list(request, season: str | None = None, club: str | None = None)
     return LaidOut(tournaments.order_by("-date", "-id"), _tournament_out)
 
 
-@router.get("/tournaments/{slug}", response=schemas.TournamentDetailOut, tags=["tournaments"])
+@router.get(
+    "/tournaments/{slug}", response=answers(schemas.TournamentDetailOut), tags=["tournaments"]
+)
 @decorate_view(conditional(_tournament_state))
 def tournament_detail(request, slug: str):
     tournament = _tournament(request, slug)
     series = tournament.series.annotate(table_count=Count("tables")).order_by("number")
+    bonuses = ("bonus_won", "bonus_lost", "bonus_others_3", "bonus_others_4")
+    ramsch = tournament.ramsch
     return {
         **_tournament_out(tournament),
         **{
-            name: getattr(tournament, name)
-            for name in (
-                "bonus_won",
-                "bonus_lost",
-                "bonus_others_3",
-                "bonus_others_4",
-                "games_per_series_3",
-                "games_per_series_4",
-                "kontra_allowed",
-                "double_entry",
-                "team_best_n",
-            )
+            name: getattr(tournament, name) if tournament.uses_list_points else None
+            for name in bonuses
         },
+        "games_per_series_3": tournament.games_per_series_3,
+        "games_per_series_4": tournament.games_per_series_4,
+        "five_tables": tournament.five_tables,
+        "games_per_series_5": tournament.games_per_series_5 if tournament.five_tables else None,
+        "ramsch": ramsch,
+        # Gewinner-Ramsch always shares a tie; the NA rules with the tournament's option
+        # (`scoring.ramsch_tie_check`).
+        "ramsch_tie_both_win": (ramsch == "gewinner" or tournament.ramsch_tie_both_win)
+        if ramsch
+        else None,
+        **{name: getattr(tournament, name) for name in ("kontra_allowed", "double_entry")},
+        "team_best_n": tournament.team_best_n,
         "series": [
             {
                 "number": s.number,
@@ -217,7 +281,9 @@ def tournament_detail(request, slug: str):
 
 
 @router.get(
-    "/tournaments/{slug}/standings", response=list[schemas.StandingOut], tags=["standings"]
+    "/tournaments/{slug}/standings",
+    response=answers(list[schemas.StandingOut]),
+    tags=["standings"],
 )
 @decorate_view(conditional(_tournament_state))
 def tournament_standings_view(request, slug: str, category: str | None = None):
@@ -229,7 +295,9 @@ def tournament_standings_view(request, slug: str, category: str | None = None):
     return _rendered(rows_json(rows, _standing_out, ensure_ascii=True))
 
 
-@router.get("/tournaments/{slug}/teams", response=list[schemas.TeamOut], tags=["standings"])
+@router.get(
+    "/tournaments/{slug}/teams", response=answers(list[schemas.TeamOut]), tags=["standings"]
+)
 @decorate_view(conditional(_tournament_state))
 def team_standings_view(request, slug: str):
     tournament = _tournament(request, slug)
@@ -249,12 +317,12 @@ def team_standings_view(request, slug: str):
     ]
 
 
-@router.get("/tournaments/{slug}/games", response=schemas.LiveFeedOut, tags=["live"])
+@router.get("/tournaments/{slug}/games", response=answers(schemas.LiveFeedOut), tags=["live"])
 @decorate_view(conditional(_tournament_state))
 def live_feed(
     request,
     slug: str,
-    since: int = Query(0, ge=0),
+    since: int = Query(0, ge=0, le=LARGEST),
     limit: int = Query(FEED_LIMIT, ge=1, le=FEED_MAX_LIMIT),
 ):
     """The games entered or changed after version `since`, and every sheet's length.
@@ -290,9 +358,11 @@ def live_feed(
 # --------------------------------------------------------------------------------------
 
 
-@router.get("/tournaments/{slug}/series/{number}", response=schemas.SeriesOut, tags=["series"])
+@router.get(
+    "/tournaments/{slug}/series/{number}", response=answers(schemas.SeriesOut), tags=["series"]
+)
 @decorate_view(conditional(_tournament_state))
-def series_detail(request, slug: str, number: int):
+def series_detail(request, slug: str, number: int = Path(..., ge=0, le=SMALLINT)):
     series = _series(_tournament(request, slug), number)
     tables = series.tables.annotate(game_count=Count("games")).prefetch_related("seats__player")
     return {
@@ -318,11 +388,13 @@ def series_detail(request, slug: str, number: int):
 
 @router.get(
     "/tournaments/{slug}/series/{number}/standings",
-    response=list[schemas.StandingOut],
+    response=answers(list[schemas.StandingOut]),
     tags=["standings"],
 )
 @decorate_view(conditional(_tournament_state))
-def series_standings_view(request, slug: str, number: int, category: str | None = None):
+def series_standings_view(
+    request, slug: str, number: int = Path(..., ge=0, le=SMALLINT), category: str | None = None
+):
     tournament = _tournament(request, slug)
     series = _series(tournament, number)
     rows = series_standings_of(tournament, series.number, category=_category(category))
@@ -331,11 +403,16 @@ def series_standings_view(request, slug: str, number: int, category: str | None 
 
 @router.get(
     "/tournaments/{slug}/series/{number}/tables/{table}",
-    response=schemas.SheetOut,
+    response=answers(schemas.SheetOut),
     tags=["series"],
 )
 @decorate_view(conditional(_tournament_state))
-def table_detail(request, slug: str, number: int, table: int):
+def table_detail(
+    request,
+    slug: str,
+    number: int = Path(..., ge=0, le=SMALLINT),
+    table: int = Path(..., ge=0, le=SMALLINT),
+):
     """A table's sheet: each game with its computed values, the running totals per seat,
     and the Seeger-Fabian summary block."""
     tournament = _tournament(request, slug)
@@ -408,22 +485,22 @@ def _season_list_state(request, **kwargs):
     return tournaments_state([], seasons, _viewer(request))
 
 
-@router.get("/seasons", response=list[schemas.SeasonOut], tags=["seasons"])
-@paginate(LimitOffsetPagination)
+@router.get("/seasons", response=answers(list[schemas.SeasonOut], found=False), tags=["seasons"])
+@paginate(Paginated)
 @decorate_view(conditional(_season_list_state))
 def season_list(request):
     """League seasons with a published match day (and your club's when signed in)."""
     return LaidOut(_visible_seasons(request).select_related("club"), _season_out)
 
 
-@router.get("/seasons/{slug}", response=schemas.SeasonDetailOut, tags=["seasons"])
+@router.get("/seasons/{slug}", response=answers(schemas.SeasonDetailOut), tags=["seasons"])
 @decorate_view(conditional(_season_state))
 def season_detail(request, slug: str, category: str | None = None):
     """A season's player and team tables over its visible match days (rules §4), as the
     season's pages show them (`leagues.selectors.season_tables`): in a league season only
     confirmed match days count; the best `best_series` series of a player count, and a
     player with fewer than `min_series` series has no rank (null)."""
-    season = get_object_or_404(Season.objects.select_related("club"), slug=slug)
+    season = get_object_or_404(Season.objects.select_related("club"), slug=_slug(slug))
     if not _visible_season(request, season):
         raise Http404
     viewer = request.user if request.user.is_authenticated else None
@@ -475,9 +552,9 @@ def season_detail(request, slug: str, category: str | None = None):
     }
 
 
-@router.get("/players/{player_id}", response=schemas.PlayerOut, tags=["players"])
+@router.get("/players/{player_id}", response=answers(schemas.PlayerOut), tags=["players"])
 @decorate_view(conditional(_player_state))
-def player_detail(request, player_id: int):
+def player_detail(request, player_id: int = Path(..., ge=0, le=LARGEST)):
     """A player's series history and declared games by type, from visible tournaments."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
     stats = player_statistics(player, viewer=request.user)
@@ -536,5 +613,4 @@ def player_detail(request, player_id: int):
 def standings_json_view(request, tournament: str):
     """Exactly the rows of `manage.py standings SLUG --format json` (the same function)."""
     found = _tournament(request, tournament)
-    text = rows_json(standings_of(found), standing_json, ensure_ascii=False)
-    return HttpResponse(text, content_type="application/json")
+    return HttpResponse(standings_json_text(standings_of(found)), content_type="application/json")

@@ -31,6 +31,7 @@ from tournaments.standings.selectors import (
     series_progress,
     series_standings_from,
     series_tables,
+    standing_json,
     standings_computed,
     tournament_standings,
 )
@@ -220,3 +221,12 @@ def rows_json(rows: Iterable, layout: Callable[[object], dict], *, ensure_ascii:
         texts.append(text)
     # json.dumps's separator between the items of a list.
     return "[" + ", ".join(texts) + "]"
+
+
+def standings_json_text(rows: Iterable) -> str:
+    """The text of the standings JSON (interchange.md "Standings JSON"), one document with
+    a closing newline: what `manage.py standings SLUG --format json` prints and
+    `/t/<slug>/standings.json` serves, byte for byte (the README says "exactly"). Written
+    as `json.dumps(rows)` writes it, on one line (`rows_json`: a row's text is kept while
+    the row lasts); `python -m json.tool` indents it for reading."""
+    return rows_json(rows, standing_json, ensure_ascii=False) + "\n"

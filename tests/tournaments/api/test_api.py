@@ -14,24 +14,12 @@ from tests.factories import TournamentFactory
 from tests.tournaments.helpers import GRAND
 from tournaments.api import schemas
 from tournaments.models import Game, Season, Tournament
-from tournaments.registry.services import season_create, tournament_update
+from tournaments.registry.services import tournament_update
 from tournaments.sheets.selectors import games_since, table_sheet
 from tournaments.sheets.services import game_record
 from tournaments.standings.selectors import standings_json
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def played(tournament, worked_table, secretary):
-    """The rules §2 worked sheet in a tournament of a league season, published."""
-    season = season_create(club=tournament.club, name="Liga 2026")
-    tournament_update(tournament=tournament, season=season, team_best_n=2)
-    for index, seat in enumerate(worked_table.seats.select_related("player")):
-        seat.player.team = "Altenburg I" if index < 2 else "Altenburg II"
-        seat.player.category = "ladies" if index == 1 else ""
-        seat.player.save()
-    return Tournament.objects.get(pk=tournament.pk)
 
 
 def endpoints(tournament: Tournament) -> list[str]:
@@ -134,7 +122,7 @@ def test_standings_json_is_the_bytes_of_the_rows_dumped_as_a_list(played, client
         body = client.get(f"/t/{played.slug}/standings.json").content
         rows = standings_json(Tournament.objects.get(pk=played.pk))
         assert len(rows) == 4
-        assert body == json.dumps(rows, ensure_ascii=False).encode()
+        assert body == (json.dumps(rows, ensure_ascii=False) + "\n").encode()
         served.append(body)
         if write:
             tournament_update(tournament=played, games_per_series_4=50)

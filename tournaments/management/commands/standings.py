@@ -1,18 +1,21 @@
 """`manage.py standings SLUG [--format text|json]`: a tournament's standings;
 `manage.py standings --season SLUG --format json`: a season's team and player tables.
 
-`json` is the list of interchange.md "Standings JSON"; `text` is the same figures as an
-aligned table for a terminal. Both come from `standings.selectors.tournament_standings`.
-A season's JSON is `leagues.selectors.tables_json` of the season page's tables (the
-published match days; a closed season's archive).
+`json` is the list of interchange.md "Standings JSON", on one line, the bytes that
+`/t/<slug>/standings.json` serves (`caching.standings.standings_json_text`); `text` is
+the same figures as an aligned table for a terminal. Both come from
+`standings.selectors.tournament_standings`. A season's JSON is
+`leagues.selectors.tables_json` of the season page's tables (the published match days; a
+closed season's archive).
 """
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
+from tournaments.caching.standings import standings_json_text
 from tournaments.management.lookups import season_by_slug, tournament_by_slug
-from tournaments.standings.selectors import standings_json
+from tournaments.standings.selectors import standings_json, tournament_standings
 
 
 def standings_text(rows: list[dict], *, list_scoring: bool) -> str:
@@ -71,8 +74,10 @@ class Command(BaseCommand):
         if slug is None:
             raise CommandError("name a tournament, or a season with --season")
         tournament = tournament_by_slug(slug)
-        rows = standings_json(tournament)
         if options["format"] == "json":
-            self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
+            # The bytes of /t/<slug>/standings.json (one function writes both).
+            standings = tournament_standings(tournament)
+            self.stdout.write(standings_json_text(standings), ending="")
         else:
+            rows = standings_json(tournament)
             self.stdout.write(standings_text(rows, list_scoring=tournament.uses_list_points))
