@@ -1,0 +1,216 @@
+"""A finished tournament is final (issue 27, defect 1): every write that changes a result or
+the money is refused with one message (`lifecycle.finished_error`) and changes nothing until
+the tournament is reopened, which is logged; after the reopening the same write goes
+through. A league match day is confirmed by the rule that finishes a tournament (defect
+14)."""
+
+from decimal import Decimal
+from types import SimpleNamespace
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import PlayerFactory, RegistrationFactory
+from tests.tournaments.entry.helpers import GRAND as PHONE_GRAND
+from tests.tournaments.entry.helpers import send
+from tournaments.draw.services import (
+    seat_swap,
+    series_close,
+    series_delete,
+    series_draw,
+    series_redraw,
+    series_reopen,
+)
+from tournaments.entry.services import sheet_confirm
+from tournaments.errors import UserError
+from tournaments.models import (
+    ActionLog,
+    Game,
+    Payment,
+    Penalty,
+    Prize,
+    Registration,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+)
+from tournaments.money.services import (
+    payment_delete,
+    payment_record,
+    payment_settle,
+    prize_plan_replace,
+    tournament_money_update,
+)
+from tournaments.registry.services import (
+    player_quick_add,
+    players_import,
+    registration_add,
+    registration_remove,
+    registration_set_lots,
+    registration_withdraw,
+    tournament_finish,
+    tournament_reopen,
+    tournament_update,
+)
+from tournaments.sheets.services import (
+    game_correct,
+    game_delete,
+    game_record,
+    games_bulk_record,
+    penalty_delete,
+    penalty_record,
+    table_close,
+    table_reopen,
+)
+
+pytestmark = pytest.mark.django_db
+
+# A 3-table (rules §1.3): grand with 2, 78 card points, won → 3 × 24 = 72.
+ROW = {"declarer": 1, "game": "grand", "matadors": 2, "card_points": 78, "bid": 20}
+ROW_2 = {**ROW, "declarer": 2}
+
+
+@pytest.fixture
+def finished(tournament, seated_series, secretary):
+    """Series 1 (one 3-table of 2 games, a penalty) closed, a fee paid, a prize plan, a
+    fourth player registered and never seated; then finished."""
+    tournament.games_per_series_3 = 2
+    tournament.save()
+    tournament_money_update(tournament=tournament, entry_fee=Decimal("5.00"))
+    series = seated_series(3)
+    table = series.tables.get()
+    game_record(table=table, data=ROW)
+    last = game_record(table=table, data=ROW_2)
+    penalty = penalty_record(table=table, seat=1, points=-50, reason="late")
+    table_close(table=table)
+    series_close(series=series)
+    registration = tournament.registrations.order_by("pk").first()
+    payment = payment_record(
+        registration=registration, kind=Payment.Kind.FEES, amount=Decimal("5.00")
+    )
+    prize_plan_replace(
+        tournament=tournament, prizes=[{"scope": "overall", "rank": 1, "amount": "10.00"}]
+    )
+    idle = RegistrationFactory(tournament=tournament)
+    tournament_finish(tournament=tournament, user=secretary)
+    return SimpleNamespace(
+        tournament=tournament,
+        series=series,
+        table=table,
+        game=last,
+        penalty=penalty,
+        payment=payment,
+        registration=registration,
+        idle=idle,
+    )
+
+
+def snapshot(tournament: Tournament):
+    """Everything a refused write must leave as it was: results, money, settings, log."""
+    t = tournament.pk
+    return (
+        list(Registration.objects.filter(tournament=t).values_list("player", "withdrawn", "lot")),
+        list(Game.objects.filter(table__series__tournament=t).values_list("pk", "score")),
+        list(Penalty.objects.filter(table__series__tournament=t).values_list("pk", "points")),
+        list(Payment.objects.filter(registration__tournament=t).values_list("pk", "amount")),
+        list(Prize.objects.filter(tournament=t).values_list("rank", "amount")),
+        list(Series.objects.filter(tournament=t).values_list("number", "status")),
+        list(Table.objects.filter(series__tournament=t).values_list("pk", "closed")),
+        list(Seat.objects.filter(series__tournament=t).values_list("pk", "player")),
+        Tournament.objects.filter(pk=t).values().get(),
+        ActionLog.objects.filter(tournament=t).count(),
+    )
+
+
+# Each write a director could try on a finished tournament (the fixture's objects as `f`).
+WRITES = {
+    "late registration": lambda f: registration_add(
+        tournament=f.tournament, players=[PlayerFactory(club=f.tournament.club)]
+    ),
+    "quick add of a new player": lambda f: player_quick_add(
+        tournament=f.tournament, name="Late Comer"
+    ),
+    "player list import": lambda f: players_import(
+        tournament=f.tournament, rows=[{"name": "Late Comer"}]
+    ),
+    "removing a registration": lambda f: registration_remove(registration=f.idle),
+    "withdrawal": lambda f: registration_withdraw(registration=f.registration),
+    "draw by lot": lambda f: registration_set_lots(
+        tournament=f.tournament, lots={f.registration.player_id: 1}
+    ),
+    "game at the desk": lambda f: game_record(table=f.table, data=ROW),
+    "games in bulk": lambda f: games_bulk_record(table=f.table, rows=[ROW]),
+    "correction": lambda f: game_correct(game=f.game, data={**ROW_2, "card_points": 80}),
+    "deleting a game": lambda f: game_delete(game=f.game),
+    "penalty": lambda f: penalty_record(table=f.table, seat=2, points=-25, reason="slow"),
+    "deleting a penalty": lambda f: penalty_delete(penalty=f.penalty),
+    "sheet reopen": lambda f: table_reopen(table=f.table, reason="typo"),
+    "confirming a sheet": lambda f: sheet_confirm(table=f.table),
+    "draw": lambda f: series_draw(tournament=f.tournament, seed=1),
+    "redraw": lambda f: series_redraw(series=f.series, seed=2),
+    "seat swap": lambda f: seat_swap(
+        seat_a=f.series.seats.order_by("pk")[0], seat_b=f.series.seats.order_by("pk")[1]
+    ),
+    "series reopen": lambda f: series_reopen(series=f.series),
+    "series delete": lambda f: series_delete(series=f.series),
+    "payment": lambda f: payment_record(
+        registration=f.registration, kind=Payment.Kind.PRIZE, amount=Decimal("10.00")
+    ),
+    "settling a balance": lambda f: payment_settle(registration=f.registration),
+    "deleting a payment": lambda f: payment_delete(payment=f.payment),
+    "prize plan": lambda f: prize_plan_replace(
+        tournament=f.tournament, prizes=[{"scope": "overall", "rank": 1, "amount": "20.00"}]
+    ),
+    "fees": lambda f: tournament_money_update(tournament=f.tournament, entry_fee="6.00"),
+    "settings": lambda f: tournament_update(tournament=f.tournament, list_scoring=False),
+}
+
+
+@pytest.mark.parametrize("write", list(WRITES))
+def test_a_finished_tournament_refuses_the_write_and_changes_nothing(finished, write):
+    before = snapshot(finished.tournament)
+    with pytest.raises(UserError) as error:
+        WRITES[write](finished)
+    assert error.value.code == "finished"
+    assert "reopen" in str(error.value)
+    assert snapshot(finished.tournament) == before
+
+
+def test_after_the_logged_reopening_a_late_registration_counts(finished, secretary):
+    tournament_reopen(tournament=finished.tournament, user=secretary, reason="late entry")
+    late = PlayerFactory(club=finished.tournament.club)
+    assert registration_add(tournament=finished.tournament, players=[late]) == 1
+    kinds = list(
+        ActionLog.objects.filter(tournament=finished.tournament)
+        .order_by("pk")
+        .values_list("kind", flat=True)
+    )
+    assert kinds[-3:] == [
+        ActionLog.Kind.FINISHED,
+        ActionLog.Kind.REOPENED,
+        ActionLog.Kind.REGISTRATION_ADDED,
+    ]
+
+
+def test_the_phone_entry_of_a_finished_tournament_says_so(finished, client):
+    Series.objects.filter(pk=finished.series.pk).update(status=Series.Status.OPEN)
+    Table.objects.filter(pk=finished.table.pk).update(closed=False)
+    games = Game.objects.count()
+    response = send(client, finished.table.entry_token, PHONE_GRAND)
+    assert response.status_code >= 400
+    assert "The tournament is finished" in response.content.decode()
+    assert Game.objects.count() == games
+
+
+def test_the_registration_page_shows_why_a_late_registration_is_refused(
+    finished, client_for, secretary
+):
+    late = PlayerFactory(club=finished.tournament.club)
+    response = client_for(secretary).post(
+        reverse("manage:registration_add", kwargs={"tournament": finished.tournament.slug}),
+        {"players": [late.pk]},
+        follow=True,
+    )
+    assert "The tournament is finished" in response.content.decode()
+    assert not Registration.objects.filter(player=late).exists()
