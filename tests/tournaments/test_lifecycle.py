@@ -13,6 +13,7 @@ from django.urls import reverse
 from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.entry.helpers import GRAND as PHONE_GRAND
 from tests.tournaments.entry.helpers import send
+from tests.tournaments.exporters.helpers import pdf_pages
 from tournaments.draw.services import (
     seat_swap,
     series_close,
@@ -63,6 +64,7 @@ from tournaments.sheets.services import (
     table_close,
     table_reopen,
 )
+from tournaments.standings.selectors import tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -214,3 +216,41 @@ def test_the_registration_page_shows_why_a_late_registration_is_refused(
     )
     assert "The tournament is finished" in response.content.decode()
     assert not Registration.objects.filter(player=late).exists()
+
+
+def final_outputs(client, tournament, player) -> dict[str, str]:
+    """The text of each output that shows the standings: results PDF, standings page,
+    series page, projector and the player's page."""
+    slug = {"tournament": tournament.slug}
+    pdf = client.get(reverse("export_standings_pdf", kwargs=slug))
+    return {
+        "results PDF": " ".join(pdf_pages(pdf.content)),
+        "standings": client.get(reverse("tournament_detail", kwargs=slug)).content.decode(),
+        "series": client.get(
+            reverse("series_detail", kwargs={**slug, "series": 1})
+        ).content.decode(),
+        "projector": client.get(reverse("tournament_projector", kwargs=slug)).content.decode(),
+        "player": client.get(reverse("player_detail", kwargs={"pk": player.pk})).content.decode(),
+    }
+
+
+def test_every_output_of_a_finished_tournament_says_final_results(finished, client_for, secretary):
+    # By hand: seats 1 and 2 each won a grand with 2 (+72 + 50 bonus); seat 1 was fined
+    # 50: seat 2 122, seat 1 72, seat 3 and the idle player 0. Seat 2 is first of four.
+    first = finished.table.seats.get(number=2).player
+    rows = tournament_standings(finished.tournament)
+    assert [(r.player_id, r.rank) for r in rows][:1] == [(first.pk, 1)] and len(rows) == 4
+    outputs = final_outputs(client_for(secretary), finished.tournament, first)
+    for name, text in outputs.items():
+        assert "Final results" in text, name
+    assert "after 1 series" not in outputs["results PDF"]
+    assert "place 1 of 4" in outputs["player"]
+
+
+def test_after_reopening_no_output_says_final(finished, client_for, secretary):
+    tournament_reopen(tournament=finished.tournament, user=secretary)
+    player = finished.table.seats.get(number=2).player
+    outputs = final_outputs(client_for(secretary), finished.tournament, player)
+    for name, text in outputs.items():
+        assert "Final results" not in text, name
+    assert "Results after 1 series" in outputs["results PDF"]
