@@ -4,6 +4,7 @@ the tournament is reopened, which is logged; after the reopening the same write 
 through. A league match day is confirmed by the rule that finishes a tournament (defect
 14)."""
 
+import json
 from decimal import Decimal
 from types import SimpleNamespace
 
@@ -14,6 +15,9 @@ from tests.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.entry.helpers import GRAND as PHONE_GRAND
 from tests.tournaments.entry.helpers import send
 from tests.tournaments.exporters.helpers import pdf_pages
+from tests.tournaments.helpers import complete_tournament
+from tests.tournaments.interchange.documents import row_counts, text_of
+from tests.tournaments.leagues.helpers import play_series
 from tournaments.draw.services import (
     seat_swap,
     series_close,
@@ -22,11 +26,14 @@ from tournaments.draw.services import (
     series_redraw,
     series_reopen,
 )
-from tournaments.entry.services import sheet_confirm
+from tournaments.entry.services import provisional_confirm_all, sheet_confirm
 from tournaments.errors import UserError
+from tournaments.interchange import InterchangeError, import_document
+from tournaments.leagues.services import match_day_confirm
 from tournaments.models import (
     ActionLog,
     Game,
+    MatchDayConfirmation,
     Payment,
     Penalty,
     Prize,
@@ -254,3 +261,72 @@ def test_after_reopening_no_output_says_final(finished, client_for, secretary):
     for name, text in outputs.items():
         assert "Final results" not in text, name
     assert "Results after 1 series" in outputs["results PDF"]
+
+
+# Defect 14: a league's match day is confirmed by the rule that finishes a tournament.
+
+
+def test_a_match_day_with_a_provisional_phone_game_on_a_closed_sheet_is_not_confirmed(
+    match_day, league_director
+):
+    play_series(match_day)
+    # A phone's game the sheet's confirmation never made final (closing does not ask).
+    table = Table.objects.filter(series__tournament=match_day).order_by("number").first()
+    table.games.filter(number=1).update(provisional=True)
+    with pytest.raises(UserError) as error:
+        match_day_confirm(tournament=match_day, user=league_director)
+    assert error.value.code == "unconfirmed"
+    assert "series 1 table 1" in str(error.value)
+    assert not MatchDayConfirmation.objects.filter(tournament=match_day).exists()
+    match_day.refresh_from_db()
+    assert match_day.status != Tournament.Status.FINISHED
+    provisional_confirm_all(tournament=match_day, user=league_director)
+    match_day_confirm(tournament=match_day, user=league_director)
+    assert MatchDayConfirmation.objects.filter(tournament=match_day).exists()
+
+
+def test_the_season_desk_links_the_sheet_to_confirm(match_day, league_director, client_for):
+    play_series(match_day)
+    table = Table.objects.filter(series__tournament=match_day).order_by("number").first()
+    table.games.filter(number=1).update(provisional=True)
+    response = client_for(league_director).post(
+        reverse("manage:match_day_confirm", kwargs={"tournament": match_day.slug}), follow=True
+    )
+    confirm = reverse(
+        "manage:entry_confirm", kwargs={"tournament": match_day.slug, "series": 1, "table": 1}
+    )
+    assert f'href="{confirm}"' in response.content.decode()
+    assert not MatchDayConfirmation.objects.filter(tournament=match_day).exists()
+
+
+# Defect 14: the money form's rule for the tiered lost-game fee holds in the import too.
+TIERS = [
+    pytest.param(None, "1.00", "Enter from which lost game", id="a higher fee from no game"),
+    pytest.param(4, None, "Enter the higher fee", id="a start with no higher fee"),
+    pytest.param(1, "1.00", "2nd lost game or later", id="a start at the first game"),
+]
+
+
+@pytest.mark.parametrize("start, high, message", TIERS)
+def test_the_money_service_refuses_a_lost_game_fee_tier(tournament, start, high, message):
+    with pytest.raises(UserError, match=message):
+        tournament_money_update(
+            tournament=tournament, lost_game_fee_from=start, lost_game_fee_high=high
+        )
+
+
+@pytest.mark.parametrize("start, high, message", TIERS)
+def test_the_archive_import_refuses_the_lost_game_fee_tier_the_money_form_refuses(
+    tournament, roster, secretary, start, high, message
+):
+    document = json.loads(text_of(complete_tournament(tournament, roster, secretary)))
+    tournament.delete()
+    document["archive"]["money"]["lost_game_fee_from"] = start
+    document["archive"]["money"]["lost_game_fee_high"] = high
+    counts = row_counts()
+    with pytest.raises(InterchangeError) as raised:
+        import_document(document)
+    assert any(
+        text.startswith("archive, money") and message in text for text in raised.value.messages
+    ), raised.value.messages
+    assert row_counts() == counts
