@@ -19,7 +19,7 @@ def finished_error() -> UserError:
     return UserError(
         _(
             "The tournament is finished: its results and money are final. To change them, "
-            "reopen it first (Manage, “Reopen the tournament”; the reopening is logged)."
+            "reopen it first (Manage, “Reopen tournament”; the reopening is logged)."
         ),
         code="finished",
     )
