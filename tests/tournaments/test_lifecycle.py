@@ -210,6 +210,29 @@ def test_the_phone_entry_of_a_finished_tournament_says_so(finished, client):
     assert response.status_code >= 400
     assert "The tournament is finished" in response.content.decode()
     assert Game.objects.count() == games
+    page = client.get(reverse("entry", kwargs={"token": finished.table.entry_token}))
+    assert "The tournament is finished; its results are final." in page.content.decode()
+    assert 'id="entry"' not in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("tournament_lots", lambda f: {f"lot_{f.registration.player_id}": "1"}),
+        ("money_payment_delete", lambda f: {"reason": "typo"}),
+    ],
+)
+def test_the_lots_and_payment_pages_show_the_refusal(finished, client_for, secretary, name, data):
+    kwargs = {"tournament": finished.tournament.slug}
+    if name == "money_payment_delete":
+        kwargs["pk"] = finished.payment.pk
+    before = snapshot(finished.tournament)
+    response = client_for(secretary).post(
+        reverse(f"manage:{name}", kwargs=kwargs), data(finished), follow=True
+    )
+    assert response.status_code == 200
+    assert "The tournament is finished" in response.content.decode()
+    assert snapshot(finished.tournament) == before
 
 
 def test_the_registration_page_shows_why_a_late_registration_is_refused(
