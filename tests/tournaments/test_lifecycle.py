@@ -353,3 +353,20 @@ def test_the_archive_import_refuses_the_lost_game_fee_tier_the_money_form_refuse
         text.startswith("archive, money") and message in text for text in raised.value.messages
     ), raised.value.messages
     assert row_counts() == counts
+
+
+def test_a_players_page_is_not_answered_304_after_the_match_day_is_confirmed(
+    match_day, league_director, client_for
+):
+    """Confirming sets the match day's status alone (no new version): the player's page
+    must still change, to show the final place."""
+    play_series(match_day)
+    player = Seat.objects.filter(series__tournament=match_day).order_by("pk").first().player
+    client = client_for(league_director)
+    url = reverse("player_detail", kwargs={"pk": player.pk})
+    etag = client.get(url)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    match_day_confirm(tournament=match_day, user=league_director)
+    response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200
+    assert "Final results" in response.content.decode()
