@@ -177,3 +177,8 @@ def surname_key(name: str) -> tuple[str, str]:
 PROVISIONAL_LEGEND = gettext_lazy(
     "* provisional: includes games entered at the table, not yet confirmed"
 )
+
+# The heading of every output of a finished tournament's standings (the results PDF, the
+# standings page, the projector, a player's page): nothing in them changes until the
+# tournament is reopened (`lifecycle`).
+FINAL_RESULTS = gettext_lazy("Final results")

@@ -132,15 +132,8 @@ def test_the_whole_evening(live_server, browser):
     page.get_by_role("button", name="Save the draw by lot").click()
     expect(page.locator("ul.messages")).to_contain_text("The draw by lot is recorded")
 
-    # Finishing asks once, then locks the draw.
-    page.get_by_role("button", name="Finish tournament").click()
-    expect(page.locator("#confirm-action")).to_contain_text("Finish the tournament?")
-    page.locator("#confirm-button").click()
-    expect(page.locator("ul.messages")).to_contain_text("The tournament is finished")
-    expect(page.locator("#draw-series")).to_have_count(0)
-    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
-
-    # The prize plan and the winner's prize paid out.
+    # The prize plan and the winner's prize paid out, before finishing: a finished
+    # tournament takes no payment until it is reopened (issue 27).
     page.goto(url + en("manage:money", **t))
     page.fill("#id_prizes-plan", "overall #1: 10")
     page.locator("#prizes button[type=submit]").click()
@@ -149,6 +142,15 @@ def test_the_whole_evening(live_server, browser):
     page.locator(f"tr:has(td.name:has-text('{winner}')) button:has-text('Settle')").click()
     expect(page.locator("ul.messages")).to_contain_text("settled")
     assert Payment.objects.filter(kind=Payment.Kind.PRIZE).count() == 1
+
+    # Finishing asks once, then locks the draw.
+    page.goto(url + en("manage:tournament", **t))
+    page.get_by_role("button", name="Finish tournament").click()
+    expect(page.locator("#confirm-action")).to_contain_text("Finish the tournament?")
+    page.locator("#confirm-button").click()
+    expect(page.locator("ul.messages")).to_contain_text("The tournament is finished")
+    expect(page.locator("#draw-series")).to_have_count(0)
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
 
     # The log: every step with who, what and why.
     page.goto(url + en("manage:tournament_log", **t))

@@ -57,6 +57,7 @@ ROOT = {
     "demo_names": SHARED,
     "validators": SHARED,
     "qr": SHARED,  # QR codes of addresses (segno)
+    "lifecycle": SHARED,  # a finished tournament refuses writes (one guard)
     "games": GAMES,  # the one bridge to the rules engine
     "shared_views": PAGES,  # what several subjects' views share
     "admin": TOP,

@@ -123,7 +123,9 @@ def _player_sql() -> tuple[str, str, str]:
         " WHERE p.id = %s"
     )
     tournaments = (
-        "SELECT t.id, t.published, t.name, t.date, t.slug, t.layout, t.changed"
+        # Whether a tournament is finished (its final place shown), not its status: the
+        # first game anywhere starts it, which changes nothing on the page.
+        "SELECT t.id, t.published, t.name, t.date, t.slug, t.layout, t.status = %s, t.changed"
         f" FROM {table(Tournament)} t WHERE t.id IN"
         f" (SELECT r.tournament_id FROM {table(Registration)} r WHERE r.player_id = %s)"
         f" OR t.id IN (SELECT sr.tournament_id FROM {table(Seat)} s"
@@ -143,7 +145,8 @@ def player_state(player_id: int) -> State:
     """What a player's page and answer show, not the versions of their tournaments: a
     phone following its own player is answered 304 until the player's own tables change.
 
-    Their fields and club; their tournaments' names, dates, visibility and layout (drawn
+    Their fields and club; their tournaments' names, dates, visibility, whether finished
+    (a finished one shows the player's final place) and layout (drawn
     afresh by every write to a tournament other than to score sheets); each of their seats
     with its stored totals (`sheets.totals`) and its table's `sheet_version`, which every
     write to the sheet moves (a correction that keeps the figures, clubs corrected to
@@ -154,7 +157,7 @@ def player_state(player_id: int) -> State:
     with connection.cursor() as cursor:
         cursor.execute(own_sql, [player_id])
         own = cursor.fetchall()
-        cursor.execute(tournaments_sql, [player_id, player_id])
+        cursor.execute(tournaments_sql, [Tournament.Status.FINISHED, player_id, player_id])
         tournaments = cursor.fetchall()
         cursor.execute(seats_sql, [player_id])
         seats = cursor.fetchall()

@@ -18,9 +18,10 @@ from django.utils.translation import gettext as _
 
 from tournaments.draw import engine as draw_engine
 from tournaments.draw.selectors import previous_opponents, season_teams
-from tournaments.entry.selectors import unconfirmed_error, unconfirmed_tables
+from tournaments.entry.selectors import check_all_confirmed
 from tournaments.entry.services import table_links_issue
 from tournaments.errors import UserError
+from tournaments.lifecycle import check_not_finished
 from tournaments.log.services import Kind, Replay, action_record, check_once
 from tournaments.models import Game, Registration, Seat, Series, Table, Tournament
 from tournaments.sheets.writing import tables_rewritten
@@ -180,8 +181,7 @@ def series_draw(
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         check_once(key)
-        if tournament.status == Tournament.Status.FINISHED:
-            raise UserError(_("The tournament is finished; reopen it to draw again."))
+        check_not_finished(tournament.pk)
         next_number = (tournament.series.aggregate(n=Max("number"))["n"] or 0) + 1
         if number is not None and number < next_number:
             raise Replay(
@@ -218,11 +218,6 @@ def series_draw(
     return series
 
 
-def _check_not_finished(tournament_id: int):
-    if Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.FINISHED).exists():
-        raise UserError(_("The tournament is finished; reopen it first."))
-
-
 def series_redraw(
     *,
     series: Series,
@@ -235,7 +230,7 @@ def series_redraw(
         seed = random.SystemRandom().randrange(1, 2**31)
     with transaction.atomic():
         series = Series.objects.select_for_update().get(pk=series.pk)
-        _check_not_finished(series.tournament_id)
+        check_not_finished(series.tournament_id)
         if series.started or Game.objects.filter(table__series=series).exists():
             raise UserError(_("Games have been entered; the series can no longer be redrawn."))
         old_seed = series.draw_seed
@@ -273,7 +268,7 @@ def seat_swap(*, seat_a: Seat, seat_b: Seat, user: AbstractBaseUser | None = Non
         b = Seat.objects.select_for_update().get(pk=seat_b.pk)
         if a.series_id != b.series_id:
             raise UserError(_("Both seats must be in the same series."))
-        _check_not_finished(a.series.tournament_id)
+        check_not_finished(a.series.tournament_id)
         if a.series.started:
             raise UserError(_("The series has started; seats can no longer be swapped."))
         if a.pk == b.pk:
@@ -329,9 +324,7 @@ def series_close(*, series: Series, user=None) -> Series:
                 _("Close every sheet first; still open: table %(tables)s.")
                 % {"tables": ", ".join(str(n) for n in open_tables)}
             )
-        found = unconfirmed_tables(series.tables.all())
-        if found:
-            raise unconfirmed_error(found)
+        check_all_confirmed(series.tables.all())
         series.status = Series.Status.CLOSED
         series.save(update_fields=["status"])
         action_record(
@@ -347,7 +340,7 @@ def series_close(*, series: Series, user=None) -> Series:
 def series_reopen(*, series: Series, user=None, reason: str = "") -> Series:
     with transaction.atomic():
         series = Series.objects.select_for_update().get(pk=series.pk)
-        _check_not_finished(series.tournament_id)
+        check_not_finished(series.tournament_id)
         if series.status == Series.Status.OPEN:
             return series
         series.status = Series.Status.OPEN
@@ -368,7 +361,7 @@ def series_delete(*, series: Series, user=None):
     """Remove the last series of a tournament while no game is entered (a wrong draw)."""
     with transaction.atomic():
         series = Series.objects.select_for_update().get(pk=series.pk)
-        _check_not_finished(series.tournament_id)
+        check_not_finished(series.tournament_id)
         last = series.tournament.series.aggregate(n=Max("number"))["n"]
         if series.number != last:
             raise UserError(_("Only the last series can be removed."))

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from tournaments.entry.selectors import CopyRow, copy_sheet, entry_link, sheet_copies_compare
 from tournaments.entry.services import SECOND_KEEPER, client_id_entered
 from tournaments.formats import describe
-from tournaments.models import Series
+from tournaments.models import Series, Tournament
 from tournaments.sheets.forms import GameRowForm, seats_of
 from tournaments.sheets.selectors import Sheet, table_sheet
 
@@ -200,7 +200,11 @@ class EntryLinkMixin:
 
     @cached_property
     def is_open(self) -> bool:
-        return self.series.status == Series.Status.OPEN and not self.table.closed
+        return (
+            self.tournament.status != Tournament.Status.FINISHED
+            and self.series.status == Series.Status.OPEN
+            and not self.table.closed
+        )
 
     @cached_property
     def seats(self):

@@ -195,3 +195,12 @@ def unconfirmed_error(found: list[UnconfirmedTable]) -> UserError:
     )
     error.tables = found
     return error
+
+
+def check_all_confirmed(tables):
+    """The one rule before a result becomes final (a series closed, a tournament finished,
+    a league's match day confirmed): no game of `tables` (a queryset) is provisional or
+    disputed; otherwise `unconfirmed_error` names the sheets to confirm or settle."""
+    found = unconfirmed_tables(tables)
+    if found:
+        raise unconfirmed_error(found)

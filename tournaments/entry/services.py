@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from tournaments.entry.selectors import CopyRow, sheet_copies_compare, unconfirmed_tables
 from tournaments.errors import UserError
 from tournaments.games import SHEET_FIELDS, game_build, game_mapping_of
+from tournaments.lifecycle import check_not_finished
 from tournaments.log.services import Kind, action_record
 from tournaments.models import Game, GameChange, Series, SheetCopy, Table, Tournament
 from tournaments.permissions import acting_user
@@ -132,7 +133,9 @@ def _as_client_id(value) -> uuid.UUID:
 
 
 def _check_entry_open(table: Table):
-    """Phones enter rows only while the series is in play and the sheet open."""
+    """Phones enter rows only while the tournament runs, the series is in play and the
+    sheet open."""
+    check_not_finished(table.series.tournament_id)
     if table.series.status == Series.Status.CLOSED:
         raise UserError(_("This series is closed: its sheets take no more games."), code="closed")
     if table.closed:

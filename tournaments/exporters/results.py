@@ -23,7 +23,7 @@ from reportlab.platypus import LongTable, Paragraph, TableStyle
 from tournaments.exporters.base_pdf import PdfDocument
 from tournaments.exporters.pdf_styles import BODY, FONT, FONT_BOLD, HEAD_ROW, HEADING, THIN, fit
 from tournaments.exporters.qr import standings_link
-from tournaments.formats import PROVISIONAL_LEGEND
+from tournaments.formats import FINAL_RESULTS, PROVISIONAL_LEGEND
 from tournaments.models import Category, Series, Tournament
 from tournaments.standings.selectors import tournament_standings
 
@@ -140,7 +140,9 @@ class ResultsPdf(PdfDocument):
 
     def heading(self) -> str:
         closed = len(self.series_numbers) - len(self.in_play)
-        if not self.in_play:
+        if self.tournament.status == Tournament.Status.FINISHED:
+            text = str(FINAL_RESULTS)
+        elif not self.in_play:
             text = _("Results after %(count)s series") % {"count": closed}
         elif closed:
             text = _("Results after %(count)s series (series %(numbers)s in play)") % {

@@ -42,6 +42,7 @@ from tournaments.models import (
     Series,
     Tournament,
 )
+from tournaments.money.services import lost_game_tier_problem
 
 ARCHIVE_FIELDS = ("tournament", "players", "registrations", "money", "series", "director_actions")
 TOURNAMENT_FIELDS = (
@@ -365,6 +366,12 @@ class _ArchiveChecker:
         money["lost_game_fee_from"] = self.optional_int(
             place, data, "lost_game_fee_from", low=0, high=32767
         )
+        # The money form's rule: a higher fee needs the lost game it starts from, and back.
+        problem = lost_game_tier_problem(
+            start=money["lost_game_fee_from"], high=money.get("lost_game_fee_high")
+        )
+        if problem is not None:
+            self.c.error(place, str(problem))
         self.plan.money = money
         for index, entry in enumerate(self.c.list_of(place, data, "prizes", required=False)):
             prize_place = _("archive, money, prizes[%(index)s]") % {"index": index}

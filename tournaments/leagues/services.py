@@ -20,8 +20,10 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments.entry.selectors import check_all_confirmed
 from tournaments.errors import UserError, validated
 from tournaments.leagues.selectors import season_tables, tables_json
+from tournaments.lifecycle import check_not_finished
 from tournaments.models import (
     Club,
     League,
@@ -506,6 +508,7 @@ def match_day_substitute(*, tournament: Tournament, out: Player, replacement: Pl
     with transaction.atomic():
         _open_season(tournament.season)
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        check_not_finished(tournament.pk)
         if tournament.series.exists():
             raise UserError(_("The match day is drawn: players can no longer be exchanged."))
         entries = {
@@ -545,6 +548,8 @@ def match_day_confirm(*, tournament: Tournament, user: AbstractBaseUser | None =
         )
         if still_open:
             raise _still_open(still_open)
+        # As finishing a tournament: a closed sheet may still hold a phone's games.
+        check_all_confirmed(tables)
         MatchDayConfirmation.objects.create(tournament=tournament, by=user)
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])

@@ -41,7 +41,7 @@ from tournaments.leagues.services import (
 from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Club, League, RosterEntry, Season, Team, Venue
-from tournaments.shared_views import SeasonMixin, SeasonTablesMixin
+from tournaments.shared_views import SeasonMixin, SeasonTablesMixin, show_error
 
 
 def _member_clubs(season: Season):
@@ -243,7 +243,7 @@ class MatchDayWriteMixin(TournamentMixin, ManageMixin):
         try:
             message = self.write(request)
         except UserError as error:
-            messages.error(request, str(error))
+            show_error(request, error, self.tournament)
         else:
             messages.success(request, message)
         return redirect("manage:league_season", season=self.tournament.season.slug)

@@ -26,7 +26,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from tournaments.models import Category, Payment, Prize, Tournament
-from tournaments.money.services import MONEY_SETTINGS
+from tournaments.money.services import MONEY_SETTINGS, lost_game_tier_problem
 
 RANKING_WORDS = {
     "overall": (Prize.Scope.OVERALL, ""),
@@ -239,17 +239,13 @@ class MoneySettingsForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        start, high = data.get("lost_game_fee_from"), data.get("lost_game_fee_high")
-        if start is not None and high is None and "lost_game_fee_high" not in self.errors:
-            self.add_error(
-                "lost_game_fee_high",
-                _("Enter the higher fee that applies from lost game no. %(n)s on.") % {"n": start},
-            )
-        if start is None and high is not None and "lost_game_fee_from" not in self.errors:
-            self.add_error(
-                "lost_game_fee_from",
-                _("Enter from which lost game of a series the higher fee applies."),
-            )
+        if "lost_game_fee_from" in self.errors or "lost_game_fee_high" in self.errors:
+            return data
+        problem = lost_game_tier_problem(
+            start=data.get("lost_game_fee_from"), high=data.get("lost_game_fee_high")
+        )
+        if problem is not None:
+            self.add_error(problem.field, str(problem))
         return data
 
 

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError, check_text, validated
+from tournaments.lifecycle import check_not_finished
 from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import Category, Payment, Prize, Registration, Tournament
 from tournaments.money.selectors import ranking_label, tournament_money
@@ -55,6 +56,30 @@ def _decimal(value, *, label) -> Decimal | None:
     return number
 
 
+def lost_game_tier_problem(*, start, high) -> UserError | None:
+    """What is wrong with a tiered lost-game fee (`lost_game_fee_from` = `start`,
+    `lost_game_fee_high` = `high`), or None: both are given or neither, and the higher fee
+    starts at the 2nd lost game or later. The one rule of the money form, this service and
+    the archive's import."""
+    if start is not None:
+        if isinstance(start, bool) or not isinstance(start, int) or start < 2:
+            return UserError(
+                _("The higher lost-game fee starts at the 2nd lost game or later."),
+                field="lost_game_fee_from",
+            )
+        if high is None:
+            return UserError(
+                _("Enter the higher fee that applies from lost game no. %(n)s on.") % {"n": start},
+                field="lost_game_fee_high",
+            )
+    elif high is not None:
+        return UserError(
+            _("Enter from which lost game of a series the higher fee applies."),
+            field="lost_game_fee_from",
+        )
+    return None
+
+
 def tournament_money_update(*, tournament: Tournament, user=None, **fields) -> Tournament:
     """Set the currency, the fees and the tiered lost-game fee of a tournament (logged)."""
     unknown = set(fields) - set(MONEY_SETTINGS)
@@ -62,6 +87,7 @@ def tournament_money_update(*, tournament: Tournament, user=None, **fields) -> T
         raise TypeError(f"tournament_money_update got unknown fields {unknown}")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        check_not_finished(tournament.pk)
         before = {name: getattr(tournament, name) for name in MONEY_SETTINGS}
         for key, value in fields.items():
             setattr(tournament, key, value)
@@ -82,24 +108,11 @@ def tournament_money_update(*, tournament: Tournament, user=None, **fields) -> T
                     field=name,
                 )
             setattr(tournament, name, value)
-        start = tournament.lost_game_fee_from
-        if start is not None:
-            if isinstance(start, bool) or not isinstance(start, int) or start < 2:
-                raise UserError(
-                    _("The higher lost-game fee starts at the 2nd lost game or later."),
-                    field="lost_game_fee_from",
-                )
-            if tournament.lost_game_fee_high is None:
-                raise UserError(
-                    _("Enter the higher fee that applies from lost game no. %(n)s on.")
-                    % {"n": start},
-                    field="lost_game_fee_high",
-                )
-        elif tournament.lost_game_fee_high is not None:
-            raise UserError(
-                _("Enter from which lost game of a series the higher fee applies."),
-                field="lost_game_fee_from",
-            )
+        problem = lost_game_tier_problem(
+            start=tournament.lost_game_fee_from, high=tournament.lost_game_fee_high
+        )
+        if problem is not None:
+            raise problem
         validated(tournament)
         tournament.save(update_fields=list(MONEY_SETTINGS))
         changes = {
@@ -200,6 +213,7 @@ def prize_plan_replace(
         )
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        check_not_finished(tournament.pk)
         Prize.objects.filter(tournament=tournament).delete()
         for line, prize in built:
             try:
@@ -252,6 +266,7 @@ def payment_record(
             .get(pk=registration.pk)
         )
         check_once(key)
+        check_not_finished(registration.tournament_id)
         payment = Payment(
             registration=registration,
             kind=kind,
@@ -288,6 +303,7 @@ def payment_settle(
             .get(pk=registration.pk)
         )
         check_once(key)
+        check_not_finished(registration.tournament_id)
         row = tournament_money(registration.tournament).row_of(registration.pk)
         payments = []
         if row.fees_open > 0:
@@ -330,6 +346,7 @@ def payment_delete(*, payment: Payment, user=None, reason: str = ""):
             .select_related("registration__tournament", "registration__player")
             .get(pk=payment.pk)
         )
+        check_not_finished(payment.registration.tournament_id)
         action_record(
             tournament=payment.registration.tournament,
             kind=Kind.PAYMENT_DELETED,

@@ -211,6 +211,12 @@ class PaymentDeleteView(MoneyMixin, View):
         payment = get_object_or_404(
             Payment, pk=kwargs["pk"], registration__tournament=self.tournament
         )
-        payment_delete(payment=payment, user=request.user, reason=request.POST.get("reason", ""))
-        messages.success(request, _("The payment was deleted."))
+        try:
+            payment_delete(
+                payment=payment, user=request.user, reason=request.POST.get("reason", "")
+            )
+        except UserError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("The payment was deleted."))
         return redirect(self.money_url("payments"))

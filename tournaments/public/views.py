@@ -1,5 +1,6 @@
 """Public pages: everything published can be read by anyone; nothing here writes."""
 
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -154,6 +155,31 @@ class TeamStandingsView(TournamentPageMixin, TournamentMixin, TemplateView):
         return context
 
 
+@dataclass(frozen=True)
+class FinalPlace:
+    """A player's place in the final results of a finished tournament."""
+
+    tournament: Tournament
+    rank: int
+    players: int
+
+
+def final_places(player: Player, stats) -> list[FinalPlace]:
+    """The player's place in each finished tournament of their history, as its final
+    standings give it (the standings' one computation, `standings_of`)."""
+    seen = {}
+    for line in stats.history:
+        if line.tournament.status == Tournament.Status.FINISHED:
+            seen.setdefault(line.tournament.pk, line.tournament)
+    places = []
+    for tournament in seen.values():
+        rows = standings_of(tournament)
+        row = next((r for r in rows if r.player_id == player.pk), None)
+        if row is not None:
+            places.append(FinalPlace(tournament, row.rank, len(rows)))
+    return places
+
+
 class PlayerDetailView(VersionedPageMixin, DetailView):
     model = Player
     template_name = "tournaments/player_detail.html"
@@ -179,6 +205,7 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
         context = super().get_context_data(**kwargs)
         stats = self.stats
         context["stats"] = stats
+        context["finals"] = final_places(self.object, stats)
         context["chart"] = charts.points_chart(
             [
                 (

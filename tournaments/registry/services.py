@@ -18,10 +18,11 @@ from django.db.models import Count, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournaments.entry.selectors import unconfirmed_error, unconfirmed_tables
+from tournaments.entry.selectors import check_all_confirmed
 from tournaments.entry.services import table_links_issue
 from tournaments.errors import UserError, check_text, validated
 from tournaments.games import scores_recompute
+from tournaments.lifecycle import check_not_finished, finished_error
 from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import (
     Club,
@@ -291,9 +292,7 @@ def tournament_update(*, tournament: Tournament, user=None, **fields) -> Tournam
         if tournament.status == Tournament.Status.FINISHED and (
             set(changed) - CHANGEABLE_WHEN_FINISHED
         ):
-            raise UserError(
-                _("The tournament is finished: its settings are locked. Reopen it first.")
-            )
+            raise finished_error()
         double_before = tournament.double_entry
         scoring_fields = set(TOURNAMENT_SETTINGS) - {
             "team_best_n",
@@ -389,9 +388,7 @@ def tournament_finish(*, tournament: Tournament, user=None, reason: str = "") ->
             raise UserError(_("No series has been drawn; there is nothing to finish."))
         if tournament.series.filter(status=Series.Status.OPEN).exists():
             raise UserError(_("Close every series before finishing the tournament."))
-        found = unconfirmed_tables(Table.objects.filter(series__tournament=tournament))
-        if found:
-            raise unconfirmed_error(found)
+        check_all_confirmed(Table.objects.filter(series__tournament=tournament))
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         action_record(tournament=tournament, kind=Kind.FINISHED, user=user, reason=reason)
@@ -475,6 +472,7 @@ def registration_add(
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         check_once(key)
+        check_not_finished(tournament.pk)
         registered = dict(tournament.registrations.values_list("player_id", "withdrawn"))
         new, back = [], []
         for player in players:
@@ -528,6 +526,7 @@ def player_quick_add(
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         check_once(key)
+        check_not_finished(tournament.pk)
         player = player_create(name=name, club=tournament.club, **fields)
         registration_add(tournament=tournament, players=[player], user=user, key=key)
     return player
@@ -535,6 +534,8 @@ def player_quick_add(
 
 def registration_remove(*, registration: Registration, user=None):
     with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=registration.tournament_id).first()
+        check_not_finished(registration.tournament_id)
         if Seat.objects.filter(
             series__tournament=registration.tournament_id, player=registration.player_id
         ).exists():
@@ -566,8 +567,7 @@ def registration_withdraw(
             .select_related("player", "tournament")
             .get(pk=registration.pk)
         )
-        if registration.tournament.status == Tournament.Status.FINISHED:
-            raise UserError(_("The tournament is finished; reopen it first."))
+        check_not_finished(registration.tournament_id)
         if registration.withdrawn != undo:
             return registration
         registration.withdrawn = not undo
@@ -585,6 +585,8 @@ def registration_withdraw(
 def registration_set_lots(*, tournament: Tournament, lots: Mapping[int, int | None], user=None):
     """Record the order a draw by lot gave among tied players (rules §2)."""
     with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        check_not_finished(tournament.pk)
         changed = {}
         for registration in tournament.registrations.select_for_update().select_related("player"):
             if registration.player_id in lots and registration.lot != lots[registration.player_id]:
@@ -618,6 +620,7 @@ def players_import(*, tournament: Tournament, rows: Sequence[Mapping], user=None
     created = reused = 0
     players = []
     with transaction.atomic():
+        check_not_finished(tournament.pk)
         clubs = {tournament.club.name.casefold(): tournament.club}
         for row in rows:
             # Before any look-up: PostgreSQL refuses a NUL even in a query's parameters.

@@ -434,7 +434,11 @@ class LotsView(TournamentMixin, ManageMixin, View):
         if len(set(lots.values())) != len(lots):
             messages.error(request, _("Each tied player draws a different number."))
             return back
-        registration_set_lots(tournament=self.tournament, lots=lots, user=request.user)
+        try:
+            registration_set_lots(tournament=self.tournament, lots=lots, user=request.user)
+        except UserError as error:
+            messages.error(request, str(error))
+            return back
         messages.success(request, _("The draw by lot is recorded."))
         return redirect("manage:tournament", tournament=self.tournament.slug)
 
@@ -452,6 +456,8 @@ class RegistrationAddView(TournamentMixin, ManageMixin, View):
                 )
             except Replay as replay:
                 messages.info(request, str(replay))
+            except UserError as error:
+                messages.error(request, str(error))
             else:
                 messages.success(request, _("%(n)s players registered.") % {"n": added})
         else:

@@ -26,6 +26,7 @@ from tournaments.games import (
     penalties_follow,
     penalty_charges,
 )
+from tournaments.lifecycle import check_not_finished
 from tournaments.log.services import Kind, Replay, action_record, check_once, clean_reason
 from tournaments.models import (
     ActionLog,
@@ -63,7 +64,9 @@ def jsonable(data: dict) -> dict:
 
 
 def check_series_open(table: Table):
-    """A closed series takes no change to its sheets until it is reopened."""
+    """A closed series takes no change to its sheets until it is reopened; a finished
+    tournament none until it is reopened."""
+    check_not_finished(table.series.tournament_id)
     if table.series.status == Series.Status.CLOSED:
         raise UserError(_("This series is closed; reopen it to change its sheets."))
 
