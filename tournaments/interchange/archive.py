@@ -71,6 +71,7 @@ TABLE_FIELDS = (
     "game_changes",
     "penalty_changes",
 )
+SECOND_COPY_FIELDS = ("number", "client_id", "data")
 GAME_CHANGE_FIELDS = ("game", "action", "current", "at", "by", "diff", "reason")
 PENALTY_CHANGE_FIELDS = (
     "action",
@@ -260,7 +261,8 @@ class _ArchiveChecker:
 
     def player(self, place, data, name="player") -> str | None:
         value = data.get(name)
-        if value not in self.player_ids:
+        # A list or object is no player id (and cannot be looked up in a set).
+        if not isinstance(value, str) or value not in self.player_ids:
             self.c.error(
                 place,
                 _("%(field)s names unknown player %(id)s")
@@ -327,12 +329,24 @@ class _ArchiveChecker:
         }
 
     def players(self, entries):
+        clubs = {player.id: player.club for player in self.c.players}
+        numbered: dict[tuple[str | None, str], int] = {}  # (club, number) -> index
         for index, data in enumerate(entries):
             place = _("archive, players[%(index)s]") % {"index": index}
             data = self.obj(place, data, PLAYER_FIELDS)
             player_id = self.player(place, data, "id")
             category = self.choice(place, data, "category", _values(Category), "")
             number = self.c.text(place, data, "federation_number", required=False, max_length=40)
+            # `registry.services.players_create` keeps a federation number once per club.
+            key = (clubs.get(player_id), number)
+            if number and key[0] is not None and key in numbered:
+                self.c.error(
+                    place,
+                    _("federation number %(number)s is given to archive, players[%(other)s] too")
+                    % {"number": _shown(number), "other": numbered[key]},
+                )
+            elif number:
+                numbered[key] = index
             if player_id:
                 self.plan.players[player_id] = {
                     "category": category,
@@ -469,13 +483,7 @@ class _ArchiveChecker:
                 plan.client_ids[game] = uuid.UUID(value)
             except (TypeError, ValueError, AttributeError):
                 self.c.error(place, _("client_ids maps game numbers to UUIDs"))
-        copy = data.get("second_copy")
-        if copy is not None and not (
-            isinstance(copy, list) and all(isinstance(row, Mapping) for row in copy)
-        ):
-            self.c.error(place, _("second_copy must be a list of rows or null"))
-        else:
-            plan.second_copy = copy
+        plan.second_copy = self.second_copy(place, data.get("second_copy"))
         for change_index, entry in enumerate(
             self.c.list_of(place, data, "game_changes", required=False)
         ):
@@ -486,6 +494,34 @@ class _ArchiveChecker:
             self.penalty_change(
                 f"{place}, penalty_changes[{change_index}]", entry, plan, penalties
             )
+
+    def second_copy(self, place, rows) -> list | None:
+        """The second keeper's rows as `entry.services.sheet_copy_record` stores them:
+        numbered 1, 2, ... in order, each with its phone's UUID and its game as an object
+        (the game itself is judged when shown, as the phone's was when entered)."""
+        if rows is None:
+            return None
+        if not isinstance(rows, list):
+            self.c.error(place, _("second_copy must be a list of rows or null"))
+            return None
+        for index, row in enumerate(rows):
+            row_place = f"{place}, second_copy[{index}]"
+            if not isinstance(row, Mapping):
+                self.c.error(row_place, _("must be a JSON object"))
+                continue
+            self.c.unknown_fields(row_place, row, SECOND_COPY_FIELDS)
+            if row.get("number") != index + 1 or not _is_int(row.get("number")):
+                self.c.error(
+                    row_place,
+                    _("number must be %(number)s (rows in order)") % {"number": index + 1},
+                )
+            try:
+                uuid.UUID(row.get("client_id"))
+            except (TypeError, ValueError, AttributeError):
+                self.c.error(row_place, _("client_id must be a UUID"))
+            if not isinstance(row.get("data"), Mapping):
+                self.c.error(row_place, _("data must be a JSON object"))
+        return rows
 
     def game_change(self, place, data, plan: TableArchive):
         data = self.obj(place, data, GAME_CHANGE_FIELDS)
