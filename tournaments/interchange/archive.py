@@ -195,6 +195,16 @@ class ArchivePlan:
         return names
 
 
+def _holds_nul(value) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, Mapping):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(item) for item in value)
+    return False
+
+
 class _ArchiveChecker:
     """Reads the archive into an `ArchivePlan`, with the document checker's messages."""
 
@@ -202,6 +212,7 @@ class _ArchiveChecker:
         self.c = checker
         self.player_ids = player_ids
         self.plan = ArchivePlan()
+        self.client_ids: set[uuid.UUID] = set()
 
     def obj(self, place, value, fields) -> Mapping:
         if not isinstance(value, Mapping):
@@ -220,6 +231,14 @@ class _ArchiveChecker:
             )
             return default
         return value
+
+    def storable(self, place, name, value) -> bool:
+        """Whether a value kept as JSON holds no NUL character (PostgreSQL's jsonb refuses
+        one in any string or key)."""
+        if _holds_nul(value):
+            self.c.error(place, _("%(field)s contains a NUL character") % {"field": name})
+            return False
+        return True
 
     def optional_int(self, place, data, name, *, low, high):
         if data.get(name) is None:
@@ -380,6 +399,7 @@ class _ArchiveChecker:
             place, data, "lost_game_fee_from", low=0, high=32767
         )
         self.plan.money = money
+        ranks: dict[tuple, int] = {}
         for index, entry in enumerate(self.c.list_of(place, data, "prizes", required=False)):
             prize_place = _("archive, money, prizes[%(index)s]") % {"index": index}
             entry = self.obj(prize_place, entry, PRIZE_FIELDS)
@@ -393,6 +413,14 @@ class _ArchiveChecker:
             )
             if (prize.amount is None) == (prize.share is None):
                 self.c.error(prize_place, _("a prize has either an amount or a share"))
+            # One prize per scope, series, category and rank (`Prize` constraint).
+            key = (prize.scope, prize.series_number, prize.category, prize.rank)
+            if key in ranks:
+                self.c.error(
+                    prize_place,
+                    _("the same prize as prizes[%(other)s]") % {"other": ranks[key]},
+                )
+            ranks.setdefault(key, index)
             self.plan.prizes.append(prize)
         for index, entry in enumerate(self.c.list_of(place, data, "payments", required=False)):
             pay_place = _("archive, money, payments[%(index)s]") % {"index": index}
@@ -462,7 +490,7 @@ class _ArchiveChecker:
             _is_int(v) or v is None for v in totals.values()
         ):
             self.c.error(place, _("paper_totals must map seats to whole numbers"))
-        else:
+        elif self.storable(place, "paper_totals", totals):
             plan.paper_totals = dict(totals)
         for game in self.c.list_of(place, data, "provisional", required=False):
             if not _is_int(game) or not 1 <= game <= games:
@@ -483,6 +511,14 @@ class _ArchiveChecker:
                 plan.client_ids[game] = uuid.UUID(value)
             except (TypeError, ValueError, AttributeError):
                 self.c.error(place, _("client_ids maps game numbers to UUIDs"))
+                continue
+            # A phone row is one game of the site (`Game.client_id` is unique).
+            if plan.client_ids[game] in self.client_ids:
+                self.c.error(
+                    place,
+                    _("client_ids: %(id)s is given to another game too") % {"id": value},
+                )
+            self.client_ids.add(plan.client_ids[game])
         plan.second_copy = self.second_copy(place, data.get("second_copy"))
         for change_index, entry in enumerate(
             self.c.list_of(place, data, "game_changes", required=False)
@@ -521,6 +557,7 @@ class _ArchiveChecker:
                 self.c.error(row_place, _("client_id must be a UUID"))
             if not isinstance(row.get("data"), Mapping):
                 self.c.error(row_place, _("data must be a JSON object"))
+            self.storable(row_place, "data", row.get("data"))
         return rows
 
     def game_change(self, place, data, plan: TableArchive):
@@ -528,6 +565,7 @@ class _ArchiveChecker:
         diff = data.get("diff", {})
         if not isinstance(diff, Mapping):
             self.c.error(place, _("diff must be a JSON object"))
+        self.storable(place, "diff", diff)
         change = GameChange(
             game_number=self.c.integer(place, data, "game", low=1, high=32767),
             action=self.choice(place, data, "action", _values(GameChange.Action), "created"),
@@ -566,6 +604,7 @@ class _ArchiveChecker:
         if not isinstance(details, Mapping):
             self.c.error(place, _("details must be a JSON object"))
             details = {}
+        self.storable(place, "details", details)
         series = self.optional_int(place, data, "series", low=1, high=32767)
         table = self.optional_int(place, data, "table", low=1, high=32767)
         if data.get("table") is not None and data.get("series") is None:

@@ -305,6 +305,15 @@ def copied_table(doc) -> dict:
     return next(t for t in doc["archive"]["series"][0]["tables"] if t["second_copy"])
 
 
+def same_client_id(doc):
+    """A phone row's id given to a second game."""
+    ids = next(t for t in doc["archive"]["series"][0]["tables"] if len(t["client_ids"]) > 1)[
+        "client_ids"
+    ]
+    first, second = list(ids)[:2]
+    ids[second] = ids[first]
+
+
 def ramsch(doc, result):
     doc["tournament"].update(rules="na", ramsch_rule="hoyle")
     doc["series"][0]["tables"][0]["games"][1] = {
@@ -328,6 +337,19 @@ def ramsch(doc, result):
                 federation_number=d["archive"]["players"][0]["federation_number"]
             ),
             "archive, players[1]",
+        ),
+        (
+            lambda d: d["archive"]["money"]["prizes"].append(d["archive"]["money"]["prizes"][0]),
+            "prizes[4]: the same prize as prizes[0]",
+        ),
+        (same_client_id, "client_ids: "),
+        (
+            lambda d: d["archive"]["director_actions"][0].update(details={"a\x00": 1}),
+            "director_actions[0]: details contains a NUL character",
+        ),
+        (
+            lambda d: copied_table(d)["second_copy"][0]["data"].update(game="\x00"),
+            "second_copy[0]: data contains a NUL character",
         ),
     ],
 )
