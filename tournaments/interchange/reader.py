@@ -306,6 +306,7 @@ class _Checker:
             player_id = data.get("id")
             if not isinstance(player_id, str) or not player_id:
                 self.error(place, _("id is required and must be a string"))
+                player_id = None
             elif player_id in ids:
                 self.error(
                     place,

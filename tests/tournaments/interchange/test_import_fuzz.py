@@ -332,6 +332,7 @@ def ramsch(doc, result):
         (lambda d: copied_table(d)["second_copy"].__setitem__(1, "row"), "second_copy[1]"),
         (lambda d: d["tournament"].update({"a\nb": 1}), "tournament"),
         (lambda d: d["players"][0].update(name="x\n" * 30), "players[0]"),
+        (lambda d: d["players"][2].update(id={"p": 3}), "players[2]: id is required"),
         (
             lambda d: d["archive"]["players"][1].update(
                 federation_number=d["archive"]["players"][0]["federation_number"]
