@@ -422,6 +422,12 @@ class _ArchiveChecker:
                 )
             ranks.setdefault(key, index)
             self.plan.prizes.append(prize)
+        # A payment is a registration's (the archive's registrations are read before).
+        registered = (
+            self.player_ids
+            if self.plan.registrations is None
+            else {player_id for player_id, _lot in self.plan.registrations}
+        )
         for index, entry in enumerate(self.c.list_of(place, data, "payments", required=False)):
             pay_place = _("archive, money, payments[%(index)s]") % {"index": index}
             entry = self.obj(pay_place, entry, PAYMENT_FIELDS)
@@ -437,6 +443,12 @@ class _ArchiveChecker:
             )
             if payment.amount == 0:
                 self.c.error(pay_place, _("a payment is not zero"))
+            if player_id and player_id not in registered:
+                self.c.error(
+                    pay_place,
+                    _("player '%(id)s' is not registered") % {"id": player_id},
+                )
+                player_id = None
             if player_id:
                 self.plan.payments.append((player_id, payment, self.by(pay_place, entry)))
 
