@@ -150,7 +150,8 @@ def mutated(original, instructions):
     """The document with the mutations applied (those whose place an earlier one removed
     are skipped)."""
     doc = copy.deepcopy(original)
-    for path, kind, new, other in instructions:
+    for path, kind, drawn, other in instructions:
+        new = copy.deepcopy(drawn)  # not the shared ODD_VALUES list or object itself
         try:
             parent, key = at(doc, path[:-1]), path[-1]
             if not isinstance(parent, dict | list):
