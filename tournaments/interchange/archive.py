@@ -72,6 +72,7 @@ TABLE_FIELDS = (
     "game_changes",
     "penalty_changes",
 )
+SECOND_COPY_FIELDS = ("number", "client_id", "data")
 GAME_CHANGE_FIELDS = ("game", "action", "current", "at", "by", "diff", "reason")
 PENALTY_CHANGE_FIELDS = (
     "action",
@@ -195,6 +196,16 @@ class ArchivePlan:
         return names
 
 
+def _holds_nul(value) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, Mapping):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(item) for item in value)
+    return False
+
+
 class _ArchiveChecker:
     """Reads the archive into an `ArchivePlan`, with the document checker's messages."""
 
@@ -202,6 +213,7 @@ class _ArchiveChecker:
         self.c = checker
         self.player_ids = player_ids
         self.plan = ArchivePlan()
+        self.client_ids: set[uuid.UUID] = set()
 
     def obj(self, place, value, fields) -> Mapping:
         if not isinstance(value, Mapping):
@@ -220,6 +232,14 @@ class _ArchiveChecker:
             )
             return default
         return value
+
+    def storable(self, place, name, value) -> bool:
+        """Whether a value kept as JSON holds no NUL character (PostgreSQL's jsonb refuses
+        one in any string or key)."""
+        if _holds_nul(value):
+            self.c.error(place, _("%(field)s contains a NUL character") % {"field": name})
+            return False
+        return True
 
     def optional_int(self, place, data, name, *, low, high):
         if data.get(name) is None:
@@ -261,7 +281,8 @@ class _ArchiveChecker:
 
     def player(self, place, data, name="player") -> str | None:
         value = data.get(name)
-        if value not in self.player_ids:
+        # A list or object is no player id (and cannot be looked up in a set).
+        if not isinstance(value, str) or value not in self.player_ids:
             self.c.error(
                 place,
                 _("%(field)s names unknown player %(id)s")
@@ -328,12 +349,24 @@ class _ArchiveChecker:
         }
 
     def players(self, entries):
+        clubs = {player.id: player.club for player in self.c.players}
+        numbered: dict[tuple[str | None, str], int] = {}  # (club, number) -> index
         for index, data in enumerate(entries):
             place = _("archive, players[%(index)s]") % {"index": index}
             data = self.obj(place, data, PLAYER_FIELDS)
             player_id = self.player(place, data, "id")
             category = self.choice(place, data, "category", _values(Category), "")
             number = self.c.text(place, data, "federation_number", required=False, max_length=40)
+            # `registry.services.players_create` keeps a federation number once per club.
+            key = (clubs.get(player_id), number)
+            if number and key[0] is not None and key in numbered:
+                self.c.error(
+                    place,
+                    _("federation number %(number)s is given to archive, players[%(other)s] too")
+                    % {"number": _shown(number), "other": numbered[key]},
+                )
+            elif number:
+                numbered[key] = index
             if player_id:
                 self.plan.players[player_id] = {
                     "category": category,
@@ -373,6 +406,7 @@ class _ArchiveChecker:
         if problem is not None:
             self.c.error(place, str(problem))
         self.plan.money = money
+        ranks: dict[tuple, int] = {}
         for index, entry in enumerate(self.c.list_of(place, data, "prizes", required=False)):
             prize_place = _("archive, money, prizes[%(index)s]") % {"index": index}
             entry = self.obj(prize_place, entry, PRIZE_FIELDS)
@@ -386,7 +420,21 @@ class _ArchiveChecker:
             )
             if (prize.amount is None) == (prize.share is None):
                 self.c.error(prize_place, _("a prize has either an amount or a share"))
+            # One prize per scope, series, category and rank (`Prize` constraint).
+            key = (prize.scope, prize.series_number, prize.category, prize.rank)
+            if key in ranks:
+                self.c.error(
+                    prize_place,
+                    _("the same prize as prizes[%(other)s]") % {"other": ranks[key]},
+                )
+            ranks.setdefault(key, index)
             self.plan.prizes.append(prize)
+        # A payment is a registration's (the archive's registrations are read before).
+        registered = (
+            self.player_ids
+            if self.plan.registrations is None
+            else {player_id for player_id, _lot in self.plan.registrations}
+        )
         for index, entry in enumerate(self.c.list_of(place, data, "payments", required=False)):
             pay_place = _("archive, money, payments[%(index)s]") % {"index": index}
             entry = self.obj(pay_place, entry, PAYMENT_FIELDS)
@@ -402,6 +450,12 @@ class _ArchiveChecker:
             )
             if payment.amount == 0:
                 self.c.error(pay_place, _("a payment is not zero"))
+            if player_id and player_id not in registered:
+                self.c.error(
+                    pay_place,
+                    _("player '%(id)s' is not registered") % {"id": player_id},
+                )
+                player_id = None
             if player_id:
                 self.plan.payments.append((player_id, payment, self.by(pay_place, entry)))
 
@@ -455,7 +509,7 @@ class _ArchiveChecker:
             _is_int(v) or v is None for v in totals.values()
         ):
             self.c.error(place, _("paper_totals must map seats to whole numbers"))
-        else:
+        elif self.storable(place, "paper_totals", totals):
             plan.paper_totals = dict(totals)
         for game in self.c.list_of(place, data, "provisional", required=False):
             if not _is_int(game) or not 1 <= game <= games:
@@ -476,13 +530,15 @@ class _ArchiveChecker:
                 plan.client_ids[game] = uuid.UUID(value)
             except (TypeError, ValueError, AttributeError):
                 self.c.error(place, _("client_ids maps game numbers to UUIDs"))
-        copy = data.get("second_copy")
-        if copy is not None and not (
-            isinstance(copy, list) and all(isinstance(row, Mapping) for row in copy)
-        ):
-            self.c.error(place, _("second_copy must be a list of rows or null"))
-        else:
-            plan.second_copy = copy
+                continue
+            # A phone row is one game of the site (`Game.client_id` is unique).
+            if plan.client_ids[game] in self.client_ids:
+                self.c.error(
+                    place,
+                    _("client_ids: %(id)s is given to another game too") % {"id": value},
+                )
+            self.client_ids.add(plan.client_ids[game])
+        plan.second_copy = self.second_copy(place, data.get("second_copy"))
         for change_index, entry in enumerate(
             self.c.list_of(place, data, "game_changes", required=False)
         ):
@@ -494,11 +550,41 @@ class _ArchiveChecker:
                 f"{place}, penalty_changes[{change_index}]", entry, plan, penalties
             )
 
+    def second_copy(self, place, rows) -> list | None:
+        """The second keeper's rows as `entry.services.sheet_copy_record` stores them:
+        numbered 1, 2, ... in order, each with its phone's UUID and its game as an object
+        (the game itself is judged when shown, as the phone's was when entered)."""
+        if rows is None:
+            return None
+        if not isinstance(rows, list):
+            self.c.error(place, _("second_copy must be a list of rows or null"))
+            return None
+        for index, row in enumerate(rows):
+            row_place = f"{place}, second_copy[{index}]"
+            if not isinstance(row, Mapping):
+                self.c.error(row_place, _("must be a JSON object"))
+                continue
+            self.c.unknown_fields(row_place, row, SECOND_COPY_FIELDS)
+            if row.get("number") != index + 1 or not _is_int(row.get("number")):
+                self.c.error(
+                    row_place,
+                    _("number must be %(number)s (rows in order)") % {"number": index + 1},
+                )
+            try:
+                uuid.UUID(row.get("client_id"))
+            except (TypeError, ValueError, AttributeError):
+                self.c.error(row_place, _("client_id must be a UUID"))
+            if not isinstance(row.get("data"), Mapping):
+                self.c.error(row_place, _("data must be a JSON object"))
+            self.storable(row_place, "data", row.get("data"))
+        return rows
+
     def game_change(self, place, data, plan: TableArchive):
         data = self.obj(place, data, GAME_CHANGE_FIELDS)
         diff = data.get("diff", {})
         if not isinstance(diff, Mapping):
             self.c.error(place, _("diff must be a JSON object"))
+        self.storable(place, "diff", diff)
         change = GameChange(
             game_number=self.c.integer(place, data, "game", low=1, high=32767),
             action=self.choice(place, data, "action", _values(GameChange.Action), "created"),
@@ -537,6 +623,7 @@ class _ArchiveChecker:
         if not isinstance(details, Mapping):
             self.c.error(place, _("details must be a JSON object"))
             details = {}
+        self.storable(place, "details", details)
         series = self.optional_int(place, data, "series", low=1, high=32767)
         table = self.optional_int(place, data, "table", low=1, high=32767)
         if data.get("table") is not None and data.get("series") is None:

@@ -4,6 +4,7 @@ its field lists and limits, the error with located messages, and small value hel
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from django.utils.translation import gettext as _
 
@@ -56,8 +57,23 @@ def _normal_name(name: str) -> str:
     return " ".join(name.split())
 
 
+SHOWN_MAX = 40  # characters of a value a message quotes
+
+
 def _shown(value) -> str:
-    """A value from the document as a message quotes it."""
-    if isinstance(value, str):
-        return f"'{value}'"
-    return _("nothing") if value is None else repr(value)
+    """A value from the document as a message quotes it: on one line (control characters
+    escaped) and short (a long value cut, a list or object by its kind only)."""
+    if value is None:
+        return _("nothing")
+    if isinstance(value, list):
+        return _("a list")
+    if isinstance(value, dict):
+        return _("an object")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = value if isinstance(value, str) else str(value)  # a Decimal as in the file
+    if len(text) > SHOWN_MAX:
+        text = text[: SHOWN_MAX - 1] + "…"
+    if any(unicodedata.category(ch) == "Cc" for ch in text):
+        text = ascii(text)[1:-1]
+    return f"'{text}'" if isinstance(value, str) else text

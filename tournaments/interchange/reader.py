@@ -139,7 +139,7 @@ class _Checker:
         ]
 
     def unknown_fields(self, place: str, obj: Mapping, allowed):
-        unknown = sorted(str(key) for key in obj if key not in allowed)
+        unknown = sorted(_field_name(key) for key in obj if key not in allowed)
         if unknown:
             self.error(place, _("unknown field(s) %(fields)s") % {"fields": ", ".join(unknown)})
 
@@ -306,6 +306,7 @@ class _Checker:
             player_id = data.get("id")
             if not isinstance(player_id, str) or not player_id:
                 self.error(place, _("id is required and must be a string"))
+                player_id = None
             elif player_id in ids:
                 self.error(
                     place,
@@ -481,13 +482,22 @@ class _Checker:
         table_rules.check_penalties(self, table_place, plan, entries)
 
 
+def _field_name(key) -> str:
+    """A field name as a message names it: control characters (a line break) escaped, so
+    that every message stays one line."""
+    key = str(key)
+    if not key.strip():
+        return f"'{key}'"
+    return ascii(key)[1:-1] if has_control_characters(key) else key
+
+
 def _sheet_mapping(data) -> dict:
     """A document game as a `games` game mapping (an NA ramsch names its seat in `ramsch`)."""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise UserError(_("a game must be a JSON object"))
     # services treat "" as a form's empty input; in a document it is a wrong value.
     if "" in data.values():
-        empty = sorted(str(key) for key, value in data.items() if value == "")
+        empty = sorted(_field_name(key) for key, value in data.items() if value == "")
         raise UserError(_("%(fields)s must not be an empty string") % {"fields": ", ".join(empty)})
     if data.get("game") != GameType.RAMSCH:
         # The document's own object (read for this table and not kept): no copy.
@@ -502,6 +512,7 @@ def _sheet_mapping(data) -> dict:
             isinstance(entry, Mapping) and set(entry) == set(RAMSCH_ENTRY_FIELDS)
             for entry in entries
         )
+        and all(isinstance(entry["result"], str) for entry in entries)
         and len({entry["result"] for entry in entries}) == 1
     ):
         raise UserError(

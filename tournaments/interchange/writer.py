@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from contextlib import ExitStack
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -134,6 +134,7 @@ class _Writer:
         doc = self.c.doc
         if "archive" in doc:
             scratch = _Checker(None, None)
+            scratch.players = self.c.players  # the archive's players are checked with them
             self.preview = archive_check(
                 scratch,
                 doc["archive"],
@@ -167,9 +168,22 @@ class _Writer:
         if existing is not None:
             tournament_purge(tournament=existing)
         try:
-            self.tournament = self.tournament_write(slug)
+            # A savepoint: an import of the same document at the same time (on PostgreSQL
+            # the lock above finds no row to lock) writes this slug, or the archived
+            # season's, first; that is a refusal, not a crash.
+            with transaction.atomic():
+                self.tournament = self.tournament_write(slug)
         except UserError as error:  # a service refused what the checks let through
             self.refuse(str(error))
+            return
+        except IntegrityError:
+            self.refuse(
+                _(
+                    "tournament '%(slug)s' was written by another import at the same time: "
+                    "nothing was imported"
+                )
+                % {"slug": slug}
+            )
             return
         client_ids = [
             client_id
@@ -216,7 +230,12 @@ class _Writer:
                         },
                     )
                 )
-        created = players_create([fields for _id, fields in new])
+        try:
+            created = players_create([fields for _id, fields in new])
+        except UserError as error:  # a federation number another player of the club has
+            raise UserError(
+                _("%(place)s: %(message)s") % {"place": _("players"), "message": error}
+            ) from None
         for (player_id, _fields), player in zip(new, created, strict=True):
             by_id[player_id] = player
         return by_id
@@ -401,7 +420,7 @@ class _Writer:
         if checker.tournament.five_tables and not tournament.five_tables:
             tournament.five_tables = True  # a table of five after the first chunk
             tournament.save(update_fields=["five_tables"])
-        if archive is not None:
+        if archive is not None and "status" in archive.tournament:
             tournament.status = archive.tournament["status"]
         elif checker.series and all(
             p.series.status == Series.Status.CLOSED for p in checker.series

@@ -33,12 +33,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from skatclub.runtime import collector_for_import
 from tournaments.errors import UserError
 from tournaments.interchange import InterchangeError, export_document, stream
+from tournaments.interchange.common import MAX_MESSAGES, SMALLINT_MAX, _shown
 from tournaments.interchange.rows import GameRows
 from tournaments.interchange.writer import import_source
 from tournaments.leagues.services import (
@@ -61,6 +62,7 @@ from tournaments.models import (
     Player,
     Season,
     Table,
+    has_control_characters,
 )
 from tournaments.registry.services import (
     club_create,
@@ -159,56 +161,161 @@ def season_text(season: Season) -> str:
 # --------------------------------------------------------------------------------------
 
 
-def _check(doc) -> list[str]:
-    """The document's shape; the services check the rest while writing."""
-    problems = []
+# Each setting's whole numbers (a null leaves it empty where the season allows that).
+SETTING_RANGES = {
+    "teams_best_n": (0, SMALLINT_MAX, True),
+    "team_size": (1, SMALLINT_MAX, False),
+    "substitutes": (0, SMALLINT_MAX, False),
+    "min_series": (0, SMALLINT_MAX, False),
+    "best_series": (1, SMALLINT_MAX, True),
+}
 
-    def need(mapping, key, kind, place):
-        if not isinstance(mapping, dict) or not isinstance(mapping.get(key), kind):
-            problems.append(
-                _("%(place)s: %(key)s is missing or not a %(kind)s.")
-                % {"place": place, "key": key, "kind": getattr(kind, "__name__", "value")}
+
+class _Shape:
+    """The season document's shape, one method per part, collecting located messages
+    ("match_days[2].venues[0]: name must be a string"); the services check the rest
+    while writing. A value of the wrong kind is reported where it is, never used."""
+
+    def __init__(self):
+        self.problems: list[str] = []
+
+    def error(self, place: str, message: str):
+        self.problems.append(f"{place}: {message}")
+
+    def field(self, mapping, key, kind, place, *, required=True) -> bool:
+        """Whether `mapping[key]` is a `kind` (absent is fine unless `required`)."""
+        if key not in mapping and not required:
+            return False
+        value = mapping.get(key)
+        ok = type(value) is bool if kind is bool else isinstance(value, kind)
+        if not ok:
+            what = {str: _("a string"), list: _("a list"), dict: _("a JSON object")}.get(
+                kind, _("true or false")
+            )
+            self.error(place, _("%(key)s must be %(what)s") % {"key": key, "what": what})
+        return ok
+
+    def name(self, mapping, key, place) -> bool:
+        """A name: a string without control characters (PostgreSQL refuses a NUL even in a
+        query); its length the services check where they write it."""
+        if not self.field(mapping, key, str, place):
+            return False
+        if has_control_characters(mapping[key]):
+            self.error(place, _("%(key)s contains a control character") % {"key": key})
+            return False
+        return True
+
+    def object(self, value, place) -> bool:
+        if not isinstance(value, dict):
+            self.error(place, _("must be a JSON object"))
+            return False
+        return True
+
+    def number(self, value, place, what, *, low=1, high=SMALLINT_MAX) -> bool:
+        if type(value) is not int or not low <= value <= high:
+            self.error(
+                place,
+                _("%(what)s must be a whole number from %(low)s to %(high)s")
+                % {"what": what, "low": low, "high": high},
             )
             return False
         return True
 
+    # -- the parts ----------------------------------------------------------------
+
+    def season(self, season):
+        if not self.object(season, "season"):
+            return
+        self.name(season, "name", "season")
+        if "league" in season:
+            league = season["league"]
+            if self.object(league, "season.league"):
+                self.name(league, "name", "season.league")
+                if self.field(league, "clubs", list, "season.league"):
+                    for i, club in enumerate(league["clubs"]):
+                        self.name({"club": club}, "club", f"season.league.clubs[{i}]")
+        elif not isinstance(season.get("club"), str):
+            self.error("season", _("name its league or its club."))
+        else:
+            self.name(season, "club", "season")
+        if self.field(season, "settings", dict, "season"):
+            self.settings(season["settings"])
+        self.field(season, "closed", bool, "season", required=False)
+
+    def settings(self, settings):
+        place = "season.settings"
+        for key in settings:
+            if key not in SETTING_RANGES:
+                self.error(place, _("unknown setting %(key)s") % {"key": _shown(key)})
+        for key, (low, high, nullable) in SETTING_RANGES.items():
+            if key in settings and not (nullable and settings[key] is None):
+                self.number(settings[key], place, key, low=low, high=high)
+
+    def teams(self, teams) -> set[str]:
+        """The teams' names (for the venues)."""
+        names = set()
+        for i, team in enumerate(teams):
+            place = f"teams[{i}]"
+            if not self.object(team, place):
+                continue
+            if self.name(team, "name", place):
+                names.add(team["name"])
+            self.name(team, "club", place)
+            if self.field(team, "roster", list, place):
+                for j, entry in enumerate(team["roster"]):
+                    entry_place = f"{place}.roster[{j}]"
+                    if self.object(entry, entry_place):
+                        self.name(entry, "name", entry_place)
+                        self.field(entry, "substitute", bool, entry_place, required=False)
+        return names
+
+    def match_day(self, day, place, team_names: set[str]):
+        if not self.object(day, place):
+            return
+        self.name(day, "host", place)
+        self.field(day, "tournament", dict, place)
+        self.field(day, "published", bool, place, required=False)
+        self.field(day, "confirmed", bool, place, required=False)
+        if not self.field(day, "venues", list, place):
+            return
+        for j, venue in enumerate(day["venues"]):
+            vplace = f"{place}.venues[{j}]"
+            if not self.object(venue, vplace):
+                continue
+            self.name(venue, "name", vplace)
+            if self.field(venue, "teams", list, vplace):
+                for name in venue["teams"]:
+                    if not isinstance(name, str) or name not in team_names:
+                        self.error(
+                            vplace,
+                            _("no team named %(team)s in the document.")
+                            % {"team": _shown(name).strip("'")},
+                        )
+            if self.field(venue, "tables", list, vplace):
+                for k, group in enumerate(venue["tables"]):
+                    gplace = f"{vplace}.tables[{k}]"
+                    if not self.object(group, gplace):
+                        continue
+                    self.number(group.get("series"), gplace, "series")
+                    if self.field(group, "tables", list, gplace):
+                        for number in group["tables"]:
+                            self.number(number, gplace, "a table number")
+
+
+def _check(doc) -> list[str]:
+    """The document's shape (`_Shape`); the services check the rest while writing."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         return [_("This is no %(format)s document.") % {"format": FORMAT}]
-    if need(doc, "season", dict, "season"):
-        season = doc["season"]
-        need(season, "name", str, "season")
-        need(season, "settings", dict, "season")
-        if isinstance(season.get("league"), dict):
-            need(season["league"], "name", str, "season.league")
-            need(season["league"], "clubs", list, "season.league")
-        elif not isinstance(season.get("club"), str):
-            problems.append(_("season: name its league or its club."))
-    if need(doc, "teams", list, "document"):
-        for i, team in enumerate(doc["teams"]):
-            place = f"teams[{i}]"
-            named = need(team, "name", str, place) & need(team, "club", str, place)
-            if named and need(team, "roster", list, place):
-                for j, entry in enumerate(team["roster"]):
-                    need(entry, "name", str, f"{place}.roster[{j}]")
-    team_names = {t.get("name") for t in doc.get("teams") or [] if isinstance(t, dict)}
-    if need(doc, "match_days", list, "document"):
+    shape = _Shape()
+    if shape.field(doc, "season", dict, "document"):
+        shape.season(doc["season"])
+    team_names = set()
+    if shape.field(doc, "teams", list, "document"):
+        team_names = shape.teams(doc["teams"])
+    if shape.field(doc, "match_days", list, "document"):
         for i, day in enumerate(doc["match_days"]):
-            place = f"match_days[{i}]"
-            need(day, "host", str, place)
-            need(day, "tournament", dict, place)
-            if need(day, "venues", list, place):
-                for j, venue in enumerate(day["venues"]):
-                    vplace = f"{place}.venues[{j}]"
-                    need(venue, "name", str, vplace)
-                    if need(venue, "teams", list, vplace):
-                        for name in venue["teams"]:
-                            if name not in team_names:
-                                problems.append(
-                                    _("%(place)s: no team named %(team)s in the document.")
-                                    % {"place": vplace, "team": name}
-                                )
-                    need(venue, "tables", list, vplace)
-    return problems
+            shape.match_day(day, f"match_days[{i}]", team_names)
+    return shape.problems[:MAX_MESSAGES]
 
 
 def _club(name: str, found: dict[str, Club]) -> Club:
@@ -400,4 +507,13 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
         raise SeasonDocumentError([f"{place}: {m}" for m in error.messages]) from None
     except UserError as error:
         raise SeasonDocumentError([f"{place}: {error}"]) from None
+    except IntegrityError:
+        # Another import of the same document at the same time wrote a league, season or
+        # match day of the same slug first (all of this one is rolled back).
+        raise SeasonDocumentError(
+            [
+                _("%(place)s: written by another import at the same time: nothing was imported")
+                % {"place": place}
+            ]
+        ) from None
     return Season.objects.get(pk=season.pk)
