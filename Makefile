@@ -88,10 +88,12 @@ serve: $(STAMP) bytecode
 # The browser tests share one worker (`xdist_group`, tests/browser/conftest.py), one
 # chromium at a time; the other tests are spread by load (loadgroup). The fuzz tests run
 # a tenth of their examples unless FUZZ_FULL=1 (tests/test_fuzz.py; .ci/run sets it for one of its runs).
-# Measured in a fresh clone on these 2 cores (quiet): make test 3 min 21 s in pytest
-# (2,499 tests; 3 min 40 s with the virtualenv's install), within .ci/run 3 min 42 s, make
-# test-postgres with FUZZ_FULL=1 6 min 37 s, the whole .ci/run 10 min 23 s (the suite in
-# one process took about 10 min on a quiet machine, 21-24 on a shared one).
+# Measured in a fresh clone on these 2 cores (quiet, 2026-11-28): make test 10 min 27 s
+# in pytest (2,788 tests), make test-postgres with FUZZ_FULL=1 19 min 3 s, the whole
+# .ci/run 30 min 30 s: over the targets of 8 and 25 minutes. The browser tests run in
+# one worker again (pytest 9.1.1), one after another: about 6.7 min of the 10.9 (--durations,
+# the two accessibility sweeps 137 s of it); earlier, 2,499 tests: 3 min 21 s, 6 min 37 s,
+# 10 min 23 s, with the browser tests spread over both workers.
 # Each worker imports the project and the test modules: compiled once (bytecode), and
 # pytest's rewritten test modules kept in __pycache__ even where PYTHONDONTWRITEBYTECODE
 # is set, a worker collects the suite in 5 s instead of 15 (load average 11).
