@@ -1,20 +1,10 @@
-"""The people tests' cast: the site administrator, plus the league fixtures (a league of
-`club` and Zeitz directed by `league_director`, a match day at two venues)."""
+"""The people tests' cast: the site administrator (the league fixtures, a league of `club`
+and Zeitz directed by `league_director` with a match day at two venues, come from
+tests/tournaments/conftest.py)."""
 
 import pytest
 
 from tests.factories import UserFactory
-from tests.tournaments.leagues.fixtures import (  # noqa: F401 (fixtures)
-    league,
-    league_director,
-    league_season,
-    match_day,
-    teams,
-    venue_secretary,
-    venue_secretary_2,
-    zeitz,
-    zeitz_secretary,
-)
 
 
 @pytest.fixture
