@@ -1,10 +1,68 @@
-"""Reads for the draw: who has met whom, and what a drawn series could not keep apart."""
+"""Reads for the draw: who the next draw seats and at how many tables, who has met whom,
+and what a drawn series could not keep apart.
+
+drawn players
+    The registrations the next draw seats: every registration of the tournament but the
+    withdrawn ones (a player who left is not drawn again; their results stay).
+    `drawn_registrations` is the one place that decides it, for the draw and for the
+    desk's preview of its tables alike.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tournaments.draw import engine
-from tournaments.models import Seat, Series, Tournament, Venue
+from tournaments.models import Registration, Seat, Series, Tournament, Venue
 from tournaments.standings.selectors import roster_teams
+
+
+def drawn_registrations(tournament: Tournament) -> list[Registration]:
+    """The registrations the next draw seats (see "drawn players" above), with their
+    players and clubs."""
+    return list(
+        Registration.objects.filter(tournament=tournament, withdrawn=False).select_related(
+            "player__club"
+        )
+    )
+
+
+@dataclass(frozen=True)
+class DrawPreview:
+    """What the next draw will seat: `players` drawn players at tables of `sizes` (None
+    when they cannot be split: rules §4)."""
+
+    players: int
+    sizes: list[int] | None
+
+
+def draw_preview(tournament: Tournament) -> DrawPreview:
+    """The tables the next draw makes, counted from the same players the draw seats; a
+    match day at venues splits each venue's players at that venue's tables, as the draw
+    does."""
+    registrations = drawn_registrations(tournament)
+    venues = list(tournament.venues.order_by("pk").values_list("pk", flat=True))
+    if not venues:
+        groups = [len(registrations)]
+    else:
+        teams = season_teams(tournament)
+        at_venue = dict.fromkeys(venues, 0)
+        for registration in registrations:
+            venue_id = teams.get(registration.player_id, ("", None))[1]
+            if venue_id is None:
+                # The draw refuses a player of no venue and says who; no split to show.
+                return DrawPreview(players=len(registrations), sizes=None)
+            at_venue[venue_id] += 1
+        groups = [count for count in at_venue.values() if count]
+    try:
+        sizes = [
+            size
+            for count in groups or [0]
+            for size in engine.table_sizes(count, fives=tournament.five_tables)
+        ]
+    except engine.DrawError:
+        sizes = None
+    return DrawPreview(players=len(registrations), sizes=sizes)
 
 
 def season_teams(tournament: Tournament) -> dict[int, tuple[str, int | None]]:

@@ -17,7 +17,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments.draw import engine as draw_engine
-from tournaments.draw.selectors import previous_opponents, season_teams
+from tournaments.draw.selectors import drawn_registrations, previous_opponents, season_teams
 from tournaments.entry.selectors import check_all_confirmed
 from tournaments.entry.services import table_links_issue
 from tournaments.errors import UserError
@@ -37,12 +37,7 @@ def _draw_tables(
     previous opponents."""
     if keep_apart not in Series.KeepApart.values:
         raise UserError(_("Choose whom the draw keeps apart."), field="keep_apart")
-    # A player who withdrew is not drawn again (their results stay).
-    registrations = list(
-        Registration.objects.filter(tournament=tournament, withdrawn=False).select_related(
-            "player__club"
-        )
-    )
+    registrations = drawn_registrations(tournament)
     teams = season_teams(tournament)
     entrants = [
         draw_engine.Entrant(

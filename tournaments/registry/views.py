@@ -17,8 +17,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import FormView, TemplateView, View
 
 from tournaments import permissions
-from tournaments.draw import engine as draw_engine
 from tournaments.draw.forms import DrawForm
+from tournaments.draw.selectors import draw_preview
 from tournaments.errors import UserError
 from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ManageMixin, TournamentMixin
@@ -273,15 +273,12 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
         series = self.tournament.series.annotate(
             table_count=Count("tables", distinct=True)
         ).order_by("number")
-        count = registrations.count()
         quick_form = QuickAddPlayerForm()
         if self.request.GET.get("focus") == "quick-add":
             # Back from a quick add: the cursor waits in Name for the next player.
             quick_form.fields["name"].widget.attrs["autofocus"] = True
-        try:
-            split = _table_split(draw_engine.table_sizes(count, fives=self.tournament.five_tables))
-        except draw_engine.DrawError:
-            split = None
+        # The preview counts the players the draw seats (withdrawn players are not drawn).
+        preview = draw_preview(self.tournament)
         context.update(
             ties=tied_groups(tournament_standings(self.tournament)),
             registrations=registrations,
@@ -294,7 +291,8 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
                 if (last := self.tournament.series.order_by("-number").first())
                 else None
             ),
-            split=split,
+            split=_table_split(preview.sizes) if preview.sizes else None,
+            drawn_count=preview.players,
             next_series_number=(self.tournament.series.aggregate(n=Max("number"))["n"] or 0) + 1,
         )
         return context

@@ -89,3 +89,60 @@ class TestSeriesPage:
         series_draw(tournament=tournament, seed=1, keep_apart="club")
         page = client_for(secretary).get(self.series_url(tournament)).content.decode()
         assert "same club" in page
+
+
+class TestPreviewCountsWhomTheDrawSeats:
+    """Issue 27, defect 4: "10 players: 2 tables of 5", then the draw seated 9. The desk's
+    preview and the draw take their players from one selector (`drawn_registrations`)."""
+
+    def test_a_withdrawn_player_is_counted_neither_in_the_preview_nor_in_the_draw(
+        self, client_for, secretary, tournament
+    ):
+        registrations = [
+            RegistrationFactory(tournament=tournament, player=PlayerFactory(club=tournament.club))
+            for _ in range(10)
+        ]
+        registrations[0].withdrawn = True
+        registrations[0].save(update_fields=["withdrawn"])
+        client = client_for(secretary)
+        page = client.get(reverse("manage:tournament", args=[tournament.slug])).content.decode()
+        # 9 players (rules §4): (−9 mod 4) = 3 three-tables and no four-table.
+        assert "9 players: 3 tables of 3." in page
+        assert "10 players:" not in page
+        client.post(
+            reverse("manage:series_draw", kwargs={"tournament": tournament.slug}),
+            {"method": "random", "keep_apart": "team", "seed": "4"},
+        )
+        series = Series.objects.get(tournament=tournament)
+        assert sorted(series.tables.values_list("size", flat=True)) == [3, 3, 3]
+        assert registrations[0].player_id not in set(
+            Seat.objects.filter(series=series).values_list("player_id", flat=True)
+        )
+
+    def test_a_match_day_preview_splits_each_venue_as_the_draw_does(
+        self, client_for, league_director, match_day
+    ):
+        """Two venues of 8 players each; three of Altenburg's withdraw: 5 there and 8 at
+        Zeitz. 13 players would make 1 table of 4 and 3 of 3, but the draw seats each
+        venue at its own tables and 5 cannot be split (rules §4): the preview says so."""
+        altenburg = match_day.venues.get(name="Altenburg")
+        players = [e.player_id for e in altenburg.teams.get(name="Altenburg I").roster.all()]
+        withdrawn = match_day.registrations.filter(player_id__in=players[:3])
+        assert withdrawn.count() == 3
+        withdrawn.update(withdrawn=True)
+        client = client_for(league_director)
+        page = client.get(reverse("manage:tournament", args=[match_day.slug])).content.decode()
+        assert "13 players cannot be split" in page
+        response = client.post(
+            reverse("manage:series_draw", kwargs={"tournament": match_day.slug}),
+            {"method": "random", "keep_apart": "team"},
+            follow=True,
+        )
+        assert "5 players cannot be split" in response.content.decode()
+        assert not match_day.series.exists()
+        match_day.registrations.filter(player_id=players[0]).update(withdrawn=False)
+        page = client.get(reverse("manage:tournament", args=[match_day.slug])).content.decode()
+        # 6 at Altenburg (two tables of 3) and 8 at Zeitz (two of 4).
+        assert "14 players: 2 tables of 4 and 2 tables of 3." in page
+        series = series_draw(tournament=match_day, seed=2)
+        assert sorted(series.tables.values_list("size", flat=True)) == [3, 3, 4, 4]
