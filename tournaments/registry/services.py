@@ -42,6 +42,7 @@ from tournaments.models import (
     has_control_characters,
 )
 from tournaments.sheets.totals import seat_totals_rebuild
+from tournaments.standings.selectors import tied_groups, tournament_standings
 from tournaments.versions import version_bump
 
 
@@ -582,11 +583,51 @@ def registration_withdraw(
     return registration
 
 
+LOT_MAX = 9999
+
+
+def lots_wanted(group: Sequence) -> str:
+    """What the draw by lot wants of one tied group (standings rows): a different number
+    for each of its players, 1 to the group's size in the natural numbering."""
+    first = group[0]
+    return _(
+        "Tied at %(points)s points, %(won)s won, %(lost)s lost: %(names)s. Enter the "
+        "drawn order in whole numbers, a different one for each of them: 1 to %(count)s "
+        "(1 ranks first)."
+    ) % {
+        "points": first.list_points,
+        "won": first.won,
+        "lost": first.lost,
+        "names": ", ".join(row.player_name for row in group),
+        "count": len(group),
+    }
+
+
+def lot_group_of(tournament: Tournament, player_id: int) -> list | None:
+    """The tied group (standings rows) the player is in, None when they are tied with
+    nobody."""
+    for group in tied_groups(tournament_standings(tournament)):
+        if any(row.player_id == player_id for row in group):
+            return group
+    return None
+
+
 def registration_set_lots(*, tournament: Tournament, lots: Mapping[int, int | None], user=None):
-    """Record the order a draw by lot gave among tied players (rules §2)."""
+    """Record the order a draw by lot gave among tied players (rules §2).
+
+    The numbers only order players within one tied group, so each group is numbered on
+    its own: 1, 2, … in every group (the natural numbering), or any other different
+    numbers within a group. Two players of one group with the same number are refused
+    with the group and the numbers it wants; nothing is saved then."""
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         check_not_finished(tournament.pk)
+        for group in tied_groups(tournament_standings(tournament)):
+            given = [lots[row.player_id] for row in group if lots.get(row.player_id) is not None]
+            if len(set(given)) != len(given) or any(
+                not 1 <= number <= LOT_MAX for number in given
+            ):
+                raise UserError(lots_wanted(group))
         changed = {}
         for registration in tournament.registrations.select_for_update().select_related("player"):
             if registration.player_id in lots and registration.lot != lots[registration.player_id]:

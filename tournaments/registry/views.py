@@ -34,6 +34,9 @@ from tournaments.registry.forms import (
 )
 from tournaments.registry.selectors import rows_registered_already
 from tournaments.registry.services import (
+    LOT_MAX,
+    lot_group_of,
+    lots_wanted,
     player_create,
     player_quick_add,
     player_update,
@@ -404,33 +407,26 @@ class LotsView(TournamentMixin, ManageMixin, View):
     def post(self, request, *args, **kwargs):
         lots = {}
         back = redirect("manage:tournament", tournament=self.tournament.slug)
+        anyone = _("Enter the drawn order in whole numbers (1, 2, …) for every tied player.")
         for key, value in request.POST.items():
             if not key.startswith("lot_"):
                 continue
             try:
                 player_id = int(key[4:])
+            except ValueError:
+                messages.error(request, anyone)
+                return back
+            try:
                 lots[player_id] = int(value)
+                if not 1 <= lots[player_id] <= LOT_MAX:
+                    raise ValueError(value)
             except ValueError:
                 # Empty is refused too: a tie is resolved only by a lot for every player.
-                messages.error(
-                    request,
-                    _("Enter the drawn order in whole numbers (1, 2, …) for every tied player."),
-                )
-                return back
-            if not 1 <= lots[player_id] <= 9999:
-                messages.error(
-                    request,
-                    _("Enter the drawn order in whole numbers (1, 2, …) for every tied player."),
-                )
+                group = lot_group_of(self.tournament, player_id)
+                messages.error(request, lots_wanted(group) if group else anyone)
                 return back
         if not lots:
-            messages.error(
-                request,
-                _("Enter the drawn order in whole numbers (1, 2, …) for every tied player."),
-            )
-            return back
-        if len(set(lots.values())) != len(lots):
-            messages.error(request, _("Each tied player draws a different number."))
+            messages.error(request, anyone)
             return back
         try:
             registration_set_lots(tournament=self.tournament, lots=lots, user=request.user)

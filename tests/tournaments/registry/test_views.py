@@ -4,6 +4,8 @@ Club players, seasons, a tournament's settings, its desk (publishing, lots, the 
 form) and registrations.
 """
 
+from html import unescape
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -14,7 +16,7 @@ from tournaments.draw.services import series_draw
 from tournaments.models import Player, Registration, Series, Tournament
 from tournaments.registry.forms import TournamentForm
 from tournaments.sheets.services import game_record
-from tournaments.standings.selectors import tournament_standings
+from tournaments.standings.selectors import tied_groups, tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -430,3 +432,75 @@ def test_new_tournament_form_lays_out_labels_help_and_errors_by_their_fields(
     for target in re.findall(r'aria-describedby="([^"]+)"', text):
         for part in target.split():
             assert f'id="{part}"' in text, part
+
+
+class TestDrawByLot:
+    """Issue 27, defect 4: the draw by lot refused the natural numbering (1, 2 within each
+    tied group) and did not say what it wanted. Each tied group is numbered on its own."""
+
+    @pytest.fixture
+    def two_groups(self, tournament):
+        """8 players at two tables of 4; a won grand at each table: the two declarers are
+        tied (one game won each, the same points), and so are the six others (nothing yet)."""
+        for _number in range(8):
+            RegistrationFactory(tournament=tournament, player=PlayerFactory(club=tournament.club))
+        series = series_draw(tournament=tournament, seed=1)
+        for table in series.tables.all():
+            game_record(table=table, data=GRAND)
+        groups = [
+            [row.player_id for row in group]
+            for group in tied_groups(tournament_standings(tournament))
+        ]
+        assert sorted(len(group) for group in groups) == [2, 6]
+        return sorted(groups, key=len)
+
+    def post(self, client, tournament, lots):
+        return client.post(
+            reverse("manage:tournament_lots", kwargs={"tournament": tournament.slug}),
+            {f"lot_{player_id}": str(number) for player_id, number in lots.items()},
+            follow=True,
+        )
+
+    def test_the_natural_numbering_within_each_group_is_recorded(
+        self, client_for, secretary, tournament, two_groups
+    ):
+        declarers, others = two_groups
+        lots = {pid: n for group in two_groups for n, pid in enumerate(reversed(group), 1)}
+        response = self.post(client_for(secretary), tournament, lots)
+        assert "The draw by lot is recorded." in response.content.decode()
+        ranked = [row.player_id for row in tournament_standings(tournament)]
+        assert ranked == list(reversed(declarers)) + list(reversed(others))
+
+    def test_different_numbers_across_the_groups_are_still_recorded(
+        self, client_for, secretary, tournament, two_groups
+    ):
+        lots = {pid: n for n, pid in enumerate([p for g in two_groups for p in g], 1)}
+        self.post(client_for(secretary), tournament, lots)
+        assert (
+            dict(tournament.registrations.exclude(lot=None).values_list("player_id", "lot"))
+            == lots
+        )
+
+    def test_a_number_given_twice_in_one_group_names_the_group_and_the_numbers(
+        self, client_for, secretary, tournament, two_groups
+    ):
+        declarers, others = two_groups
+        lots = {pid: n for n, pid in enumerate(others, 1)}
+        lots.update(dict.fromkeys(declarers, 1))
+        response = self.post(client_for(secretary), tournament, lots)
+        html = unescape(response.content.decode())
+        names = dict(tournament.registrations.values_list("player_id", "player__name"))
+        assert all(names[pid] in html for pid in declarers)
+        assert "1 to 2 (1 ranks first)" in html
+        assert not Registration.objects.exclude(lot=None).exists()
+
+    def test_a_missing_number_says_which_group_wants_which_numbers(
+        self, client_for, secretary, tournament, two_groups
+    ):
+        declarers, others = two_groups
+        lots = {pid: n for n, pid in enumerate(others, 1)}
+        lots[declarers[0]] = 1
+        lots[declarers[1]] = ""
+        html = self.post(client_for(secretary), tournament, lots).content.decode()
+        assert "1 to 2 (1 ranks first)" in html
+        assert not Registration.objects.exclude(lot=None).exists()
