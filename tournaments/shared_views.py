@@ -12,12 +12,15 @@ subject's views.
 - `history`: a game's changes as lines "field: old → new";
 - `positive_int`: a whole number from 1 up out of a query or form value;
 - `show_error`: a refusal as a message, with links to the sheets it names;
-- `entry_url`: the absolute address of a table's phone link, as the QR codes carry it.
+- `entry_url`: the absolute address of a table's phone link, as the QR codes carry it;
+- `confirmed`, `confirmation_page`: an action that cannot be undone asks once, without
+  JavaScript: its first POST (or a GET) changes nothing and answers with a page that says
+  what will happen; that page posts the same fields again with `confirmed=1`.
 """
 
 from django.contrib import messages
 from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
@@ -263,3 +266,49 @@ def positive_int(raw) -> int | None:
     except (TypeError, ValueError):
         return None
     return value if value >= 1 else None
+
+
+def confirmed(request) -> bool:
+    """The POST carries the confirmation the page of `confirmation_page` adds."""
+    return request.method == "POST" and request.POST.get("confirmed") == "1"
+
+
+def confirmation_page(
+    request,
+    *,
+    title: str,
+    question: str,
+    button: str,
+    cancel_url: str,
+    tournament=None,
+    action_url: str | None = None,
+    button_class: str = "danger",
+    ask_reason: bool = False,
+):
+    """The page that asks before an action that cannot be undone: nothing has changed yet;
+    its button posts the fields of the request (the form that asked) again, confirmed."""
+    fields = request.POST if request.method == "POST" else request.GET
+    hidden = [
+        (name, value)
+        for name, values in fields.lists()
+        if name not in ("csrfmiddlewaretoken", "confirmed")
+        and not (ask_reason and name == "reason")
+        for value in values
+    ]
+    return render(
+        request,
+        "tournaments/manage/confirm_action.html",
+        {
+            "tournament": tournament,
+            "can_manage": True,
+            "title": title,
+            "question": question,
+            "button": button,
+            "button_class": button_class,
+            "action_url": action_url or request.path,
+            "cancel_url": cancel_url,
+            "hidden": [*hidden, ("confirmed", "1")],
+            "ask_reason": ask_reason,
+            "unconfirmed": request.method == "POST",
+        },
+    )

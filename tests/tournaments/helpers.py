@@ -8,7 +8,9 @@
 - `complete_tournament`: a tournament with everything the archive and a backup keep.
 """
 
+import re
 from decimal import Decimal
+from html import unescape
 from html.parser import HTMLParser
 
 from tests.factories import RegistrationFactory
@@ -185,3 +187,19 @@ def complete_tournament(tournament, roster, user):
     )
     tournament.refresh_from_db()
     return tournament
+
+
+def confirmation_posting(page: str) -> tuple[str, dict[str, list[str]]]:
+    """Where the button of a confirmation page (`shared_views.confirmation_page`) posts and
+    what: the fields of the form that asked, and `confirmed`."""
+    found = re.search(
+        r'<form method="post" action="([^"]*)" class="card" id="confirm-action">', page
+    )
+    assert found, "no confirmation page"
+    parser = FormFields()
+    parser.feed(page)
+    fields = next(form["fields"] for form in parser.forms if ("confirmed", "1") in form["fields"])
+    data: dict[str, list[str]] = {}
+    for name, value in fields:
+        data.setdefault(name, []).append(unescape(value))
+    return unescape(found.group(1)), data

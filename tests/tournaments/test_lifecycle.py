@@ -313,7 +313,9 @@ def test_the_season_desk_links_the_sheet_to_confirm(match_day, league_director, 
     table = Table.objects.filter(series__tournament=match_day).order_by("number").first()
     table.games.filter(number=1).update(provisional=True)
     response = client_for(league_director).post(
-        reverse("manage:match_day_confirm", kwargs={"tournament": match_day.slug}), follow=True
+        reverse("manage:match_day_confirm", kwargs={"tournament": match_day.slug}),
+        {"confirmed": "1"},
+        follow=True,
     )
     confirm = reverse(
         "manage:entry_confirm", kwargs={"tournament": match_day.slug, "series": 1, "table": 1}

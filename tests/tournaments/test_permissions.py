@@ -54,7 +54,7 @@ def manage_posts(tournament, club):
                 "manage:registration_remove",
                 kwargs={"tournament": tournament.slug, "pk": registration.pk},
             ),
-            {},
+            {"confirmed": "1"},
         ),
         (
             reverse("manage:series_draw", kwargs={"tournament": tournament.slug}),
@@ -62,7 +62,7 @@ def manage_posts(tournament, club):
         ),
         (
             reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1}),
-            {"action": "redraw", "keep_apart": "team", "seed": "5"},
+            {"action": "redraw", "keep_apart": "team", "seed": "5", "confirmed": "1"},
         ),
         (reverse("manage:club_players", kwargs={"club": club.pk}), {"name": "Jörg Łukasz"}),
     ]
@@ -243,7 +243,7 @@ LEAGUE_WRITES = [
         "confirm the match day",
         "manage:match_day_confirm",
         lambda d, t: {"tournament": d["closed"].slug},
-        lambda d, t, c: {},
+        lambda d, t, c: {"confirmed": "1"},
         {"league_director"},
     ),
 ]

@@ -9,6 +9,7 @@ from django.db.models import Count
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView, View
 
 from tournaments.draw.forms import DrawForm, RedrawForm, SeatSwapForm
@@ -26,7 +27,7 @@ from tournaments.errors import UserError
 from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ManageMixin, SeriesMixin, TournamentMixin
 from tournaments.models import Seat
-from tournaments.shared_views import show_error
+from tournaments.shared_views import confirmation_page, confirmed, show_error
 
 
 class SeriesDrawView(TournamentMixin, ManageMixin, View):
@@ -76,12 +77,44 @@ class SeriesManageView(SeriesMixin, ManageMixin, TemplateView):
 class SeriesActionView(SeriesMixin, ManageMixin, View):
     """Redraw, close, reopen or remove a series; swap two seats."""
 
+    # Actions that cannot be undone ask once (`confirmation_page`): (title, question, button).
+    QUESTIONS = {
+        "delete": (
+            gettext_lazy("Remove the series"),
+            gettext_lazy(
+                "Remove series %(n)s with its tables, seats and phone links? The draw is "
+                "deleted; the tables' printed slips and QR codes stop working. This cannot "
+                "be undone."
+            ),
+            gettext_lazy("Remove the series"),
+        ),
+        "redraw": (
+            gettext_lazy("Draw the series again"),
+            gettext_lazy(
+                "Draw series %(n)s again? Its present seating is replaced and its tables' "
+                "phone links change: printed slips and QR codes of this series stop "
+                "working. This cannot be undone."
+            ),
+            gettext_lazy("Draw again"),
+        ),
+    }
+
     def post(self, request, *args, **kwargs):
         action = request.POST.get("action")
         target = reverse(
             "manage:series",
             kwargs={"tournament": self.tournament.slug, "series": self.series.number},
         )
+        if action in self.QUESTIONS and not confirmed(request):
+            title, question, button = self.QUESTIONS[action]
+            return confirmation_page(
+                request,
+                title=title,
+                question=question % {"n": self.series.number},
+                button=button,
+                tournament=self.tournament,
+                cancel_url=target,
+            )
         try:
             if action == "redraw":
                 form = RedrawForm(request.POST)

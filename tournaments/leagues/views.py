@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views import View
@@ -41,7 +42,13 @@ from tournaments.leagues.services import (
 from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Club, League, RosterEntry, Season, Team, Venue
-from tournaments.shared_views import SeasonMixin, SeasonTablesMixin, show_error
+from tournaments.shared_views import (
+    SeasonMixin,
+    SeasonTablesMixin,
+    confirmation_page,
+    confirmed,
+    show_error,
+)
 
 
 def _member_clubs(season: Season):
@@ -208,6 +215,29 @@ class SeasonSettingsView(SeasonWriteView):
 
 
 class SeasonCloseView(SeasonWriteView):
+    """Close the season, after a confirmation page (it cannot be undone)."""
+
+    def get(self, request, *args, **kwargs):
+        return self.ask(request)
+
+    def post(self, request, *args, **kwargs):
+        if not confirmed(request):
+            return self.ask(request)
+        return super().post(request, *args, **kwargs)
+
+    def ask(self, request):
+        return confirmation_page(
+            request,
+            title=_("Close the season"),
+            question=_(
+                "Close the season “%(season)s”? Its final tables are archived and nothing "
+                "of the season can be changed afterwards. This cannot be undone."
+            )
+            % {"season": self.season.name},
+            button=_("Close the season"),
+            cancel_url=reverse("manage:league_season", kwargs={"season": self.season.slug}),
+        )
+
     def write(self, request):
         season_close(season=self.season, user=request.user)
         return _("The season is closed; its final tables are archived.")
@@ -266,6 +296,34 @@ class VenueCreateView(MatchDayWriteMixin, View):
 
 
 class MatchDayConfirmView(MatchDayWriteMixin, View):
+    """Confirm a match day, after a confirmation page: its table then counts for the
+    season and its results are final."""
+
+    def get(self, request, *args, **kwargs):
+        return self.ask(request)
+
+    def post(self, request, *args, **kwargs):
+        if not confirmed(request):
+            return self.ask(request)
+        return super().post(request, *args, **kwargs)
+
+    def ask(self, request):
+        return confirmation_page(
+            request,
+            title=_("Confirm the match day"),
+            question=_(
+                "Confirm “%(day)s”? Its table counts for the season and its results become "
+                "final: games, draws and settings are locked."
+            )
+            % {"day": self.tournament.name},
+            button=_("Confirm the match day"),
+            button_class="primary",
+            tournament=self.tournament,
+            cancel_url=reverse(
+                "manage:league_season", kwargs={"season": self.tournament.season.slug}
+            ),
+        )
+
     def write(self, request):
         match_day_confirm(tournament=self.tournament, user=request.user)
         return _("%(day)s is confirmed: its table counts for the season.") % {

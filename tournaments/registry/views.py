@@ -52,7 +52,7 @@ from tournaments.registry.services import (
     tournament_reopen,
     tournament_update,
 )
-from tournaments.shared_views import show_error
+from tournaments.shared_views import confirmation_page, confirmed, show_error
 from tournaments.standings.selectors import tied_groups, tournament_standings
 
 
@@ -484,8 +484,38 @@ class RegistrationQuickAddView(TournamentMixin, ManageMixin, View):
 
 
 class RegistrationRemoveView(TournamentMixin, ManageMixin, View):
+    """Remove a registration, after a confirmation page (its draw by lot and its place in
+    the log's player list go with it)."""
+
+    def registration(self) -> Registration:
+        return get_object_or_404(
+            Registration.objects.select_related("player"),
+            pk=self.kwargs["pk"],
+            tournament=self.tournament,
+        )
+
+    def get(self, request, *args, **kwargs):
+        return self.ask(request, self.registration())
+
+    def ask(self, request, registration):
+        return confirmation_page(
+            request,
+            title=_("Remove the registration"),
+            question=_(
+                "Remove %(name)s from “%(tournament)s”? The registration is deleted; to "
+                "enter the player again, register them anew. A player who leaves during "
+                "the evening is withdrawn instead (results kept)."
+            )
+            % {"name": registration.player.name, "tournament": self.tournament.name},
+            button=_("Remove the registration"),
+            tournament=self.tournament,
+            cancel_url=reverse("manage:tournament", kwargs={"tournament": self.tournament.slug}),
+        )
+
     def post(self, request, *args, **kwargs):
-        registration = get_object_or_404(Registration, pk=kwargs["pk"], tournament=self.tournament)
+        registration = self.registration()
+        if not confirmed(request):
+            return self.ask(request, registration)
         try:
             registration_remove(registration=registration, user=request.user)
             messages.success(request, _("Registration removed."))

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
-from tests.tournaments.helpers import form_posting
+from tests.tournaments.helpers import confirmation_posting, form_posting
 from tournaments.draw.services import series_draw
 from tournaments.models import Seat, Series
 
@@ -47,11 +47,12 @@ class TestSeriesPage:
         data = form_posting(page, ("action", "redraw"))
         assert data["keep_apart"] == "club"  # the form starts from the series' own setting
         data["seed"] = "5"
-        response = client.post(
+        asked = client.post(
             reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1}),
             data,
-            follow=True,
         )
+        assert Series.objects.get().draw_seed == 3  # it asks first (issue 27, defect 6)
+        response = client.post(*confirmation_posting(asked.content.decode()), follow=True)
         assert "The series was drawn again." in response.content.decode()
         series = Series.objects.get()
         assert (series.draw_seed, series.keep_apart) == (5, "club")
@@ -146,3 +147,35 @@ class TestPreviewCountsWhomTheDrawSeats:
         assert "14 players: 2 tables of 4 and 2 tables of 3." in page
         series = series_draw(tournament=match_day, seed=2)
         assert sorted(series.tables.values_list("size", flat=True)) == [3, 3, 4, 4]
+
+
+class TestIrreversibleSeriesActionsAsk:
+    """Issue 27, defect 6: removing a series or drawing it again cannot be undone; the
+    first POST changes nothing and answers with a page that asks (no JavaScript needed)."""
+
+    def action_url(self, tournament):
+        return reverse("manage:series_action", kwargs={"tournament": tournament.slug, "series": 1})
+
+    def test_removing_a_series_asks_first(self, client_for, secretary, tournament, series):
+        client = client_for(secretary)
+        asked = client.post(self.action_url(tournament), {"action": "delete"})
+        page = asked.content.decode()
+        assert asked.status_code == 200
+        assert "Nothing has been changed yet" in page and "Remove series 1" in page
+        assert Series.objects.filter(pk=series.pk).exists()
+        response = client.post(*confirmation_posting(page), follow=True)
+        assert "The series was removed." in response.content.decode()
+        assert not Series.objects.filter(pk=series.pk).exists()
+
+    def test_drawing_again_asks_first(self, client_for, secretary, tournament, series):
+        client = client_for(secretary)
+        seats = list(Seat.objects.filter(series=series).values_list("pk", "player_id"))
+        asked = client.post(
+            self.action_url(tournament), {"action": "redraw", "keep_apart": "none", "seed": "9"}
+        )
+        assert "Draw series 1 again?" in asked.content.decode()
+        assert list(Seat.objects.filter(series=series).values_list("pk", "player_id")) == seats
+        url, data = confirmation_posting(asked.content.decode())
+        assert (data["seed"], data["keep_apart"]) == (["9"], ["none"])
+        client.post(url, data)
+        assert Series.objects.get(pk=series.pk).draw_seed == 9

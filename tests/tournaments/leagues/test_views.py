@@ -8,6 +8,7 @@ from django.urls import reverse
 from openpyxl import Workbook, load_workbook
 
 from tests.tournaments.exporters.helpers import pdf_pages
+from tests.tournaments.helpers import confirmation_posting
 from tests.tournaments.leagues.helpers import play_series
 from tournaments.exporters.season import SeasonWorkbook
 from tournaments.exporters.workbook import Column
@@ -230,3 +231,41 @@ def test_the_season_games_sheet_names_each_games_match_day_and_venue(played):
     rows = list(book["Games"].iter_rows(min_row=2, values_only=True))
     assert len(rows) == 4 * 4
     assert [row[:2] for row in rows] == [(played.name, venues[row[2], row[3]]) for row in rows]
+
+
+class TestWhatCannotBeUndoneAsks:
+    """Issue 27, defect 6: closing a season and confirming a match day were one click. The
+    first POST (or a GET) changes nothing and answers with a page that asks; its button
+    (no JavaScript) posts the confirmation."""
+
+    def test_closing_the_season_asks_first(self, client_for, league_director, played):
+        match_day_confirm(tournament=played, user=league_director)
+        client = client_for(league_director)
+        url = reverse("manage:season_close", kwargs={"season": played.season.slug})
+        asked = client.post(url)
+        page = asked.content.decode()
+        assert asked.status_code == 200
+        assert "Nothing has been changed yet" in page and "This cannot be undone." in page
+        played.season.refresh_from_db()
+        assert not played.season.is_closed
+        assert client.get(url).status_code == 200  # the same page as a link
+        response = client.post(*confirmation_posting(page), follow=True)
+        assert "The season is closed" in response.content.decode()
+        played.season.refresh_from_db()
+        assert played.season.is_closed
+
+    def test_confirming_a_match_day_asks_first(self, client_for, league_director, played):
+        from tournaments.models import MatchDayConfirmation
+
+        client = client_for(league_director)
+        url = reverse("manage:match_day_confirm", kwargs={"tournament": played.slug})
+        asked = client.post(url, {"confirm": "1"})
+        page = asked.content.decode()
+        assert "Nothing has been changed yet" in page and "Confirm “1. Spieltag”?" in page
+        assert not MatchDayConfirmation.objects.filter(tournament=played).exists()
+        client.post(*confirmation_posting(page))
+        assert MatchDayConfirmation.objects.filter(tournament=played).exists()
+
+    def test_others_are_not_asked_but_refused(self, client_for, secretary, played):
+        url = reverse("manage:season_close", kwargs={"season": played.season.slug})
+        assert client_for(secretary).post(url).status_code == 403

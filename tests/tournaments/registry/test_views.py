@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
-from tests.tournaments.helpers import GRAND, USERS, FormFields
+from tests.tournaments.helpers import GRAND, USERS, FormFields, confirmation_posting
 from tournaments.draw.services import series_draw
 from tournaments.models import Player, Registration, Series, Tournament
 from tournaments.registry.forms import TournamentForm
@@ -504,3 +504,21 @@ class TestDrawByLot:
         html = self.post(client_for(secretary), tournament, lots).content.decode()
         assert "1 to 2 (1 ranks first)" in html
         assert not Registration.objects.exclude(lot=None).exists()
+
+
+def test_removing_a_registration_asks_first(client_for, secretary, tournament):
+    """Issue 27, defect 6: the ✕ removed a registration at one click. Its first POST
+    changes nothing and answers with a page that asks; that page's button removes it."""
+    registration = RegistrationFactory(
+        tournament=tournament, player=PlayerFactory(club=tournament.club, name="Ida Alt")
+    )
+    client = client_for(secretary)
+    url = reverse("manage:registration_remove", args=[tournament.slug, registration.pk])
+    asked = client.post(url)
+    page = asked.content.decode()
+    assert asked.status_code == 200
+    assert "Nothing has been changed yet" in page and "Remove Ida Alt from" in page
+    assert Registration.objects.filter(pk=registration.pk).exists()
+    response = client.post(*confirmation_posting(page), follow=True)
+    assert "Registration removed." in response.content.decode()
+    assert not Registration.objects.filter(pk=registration.pk).exists()
