@@ -133,6 +133,10 @@ def test_two_venues_key_their_tables_and_the_director_confirms(live_server, brow
     director_context, director = signed_in(browser, live_server, director_user.username, desk)
     wait_for_path(director, r"/manage/seasons/")
     director.get_by_role("button", name="Confirm the match day").click()
+    # It asks first (issue 27, defect 6): nothing is confirmed until the page's button.
+    expect(director.locator("#not-yet")).to_contain_text("Nothing has been changed yet")
+    assert not MatchDayConfirmation.objects.filter(tournament=day).exists()
+    director.locator("#confirm-button").click()
     expect(director.locator("ul.messages")).to_contain_text("is confirmed")
     assert MatchDayConfirmation.objects.filter(tournament=day).exists()
 
