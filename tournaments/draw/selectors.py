@@ -1,9 +1,12 @@
-"""Reads for the draw: who has met whom, and what a drawn series could not keep apart."""
+"""Reads for the draw: who has met whom, what a drawn series could not keep apart, and a
+series' tables with their players as the desks show them."""
 
 from __future__ import annotations
 
+from django.db.models import Count
+
 from tournaments.draw import engine
-from tournaments.models import Seat, Series, Tournament, Venue
+from tournaments.models import Seat, Series, Table, Tournament, Venue
 from tournaments.standings.selectors import roster_teams
 
 
@@ -65,3 +68,14 @@ def draw_conflicts(series: Series) -> list[tuple[str, str, str]]:
         series.keep_apart,
     )
     return [(names[a], names[b], reason) for a, b, reason in found]
+
+
+def series_tables(series: Series, *, venue: Venue | None = None) -> list[Table]:
+    """The tables of a series in their order, with their seats' players and the number of
+    games `played`: all of them (the series desk), or one venue's (the venue's page)."""
+    tables = series.tables.all()
+    if venue is not None:
+        tables = tables.filter(venue=venue)
+    return list(
+        tables.prefetch_related("seats__player").annotate(played=Count("games")).order_by("number")
+    )
