@@ -17,9 +17,9 @@ public = [
 manage = [
     path(S + "sheets.pdf", views.BlankSheetsPdfView.as_view(), name="export_blank_sheets"),
     path(
-        TB + "blank-sheet.pdf",
-        views.TableBlankSheetPdfView.as_view(),
-        name="export_table_blank_sheet",
+        TB + "sheet.pdf",
+        views.TableSheetManagePdfView.as_view(),
+        name="export_table_sheet",
     ),
     path(
         S + "venues/<int:venue>/sheets.pdf",

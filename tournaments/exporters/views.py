@@ -85,12 +85,15 @@ class BlankSheetsPdfView(SeriesMixin, ManageMixin, DownloadView):
         return ScoreSheetsPdf.blank(self.series, link_url=_link_url(self.request))
 
 
-class TableBlankSheetPdfView(TableMixin, ManageMixin, DownloadView):
-    """One table's blank score sheet with its phone links' QR codes: whoever keeps the
-    table (at a venue, its secretary too)."""
+class TableSheetManagePdfView(TableMixin, ManageMixin, DownloadView):
+    """One table's score sheet for whoever keeps the table (at a venue, its secretary too,
+    a draft match day's as well): blank, with its phone links' QR codes, until a game is
+    entered; then as entered."""
 
     def exporter(self):
         table = self.table
+        if table.games.exists():
+            return ScoreSheetsPdf.filled(table)
         return ScoreSheetsPdf.blank(
             self.series,
             link_url=_link_url(self.request),

@@ -94,7 +94,7 @@ def test_the_venue_page_holds_its_tables_players_links_qr_codes_and_pdfs(
             assert seat.player.name in text
         assert entry_address(table.entry_token) in text
         assert reverse("manage:entry_qr", kwargs=kwargs) in text
-        assert reverse("manage:export_table_blank_sheet", kwargs=kwargs) in text
+        assert reverse("manage:export_table_sheet", kwargs=kwargs) in text
         assert reverse("manage:sheet", kwargs=kwargs) in text
     assert (
         reverse(
@@ -123,7 +123,7 @@ def test_a_venue_secretary_gets_their_own_tables_qr_codes_and_sheets(
         kwargs = table_kwargs(table)
         qr = client.get(reverse("manage:entry_qr", kwargs=kwargs))
         assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml"
-        sheet = client.get(reverse("manage:export_table_blank_sheet", kwargs=kwargs))
+        sheet = client.get(reverse("manage:export_table_sheet", kwargs=kwargs))
         assert sheet.status_code == 200
         assert pdf_links(sheet.content) == {entry_address(table.entry_token)}
         (page,) = pdf_pages(sheet.content)
@@ -162,7 +162,7 @@ def test_a_venue_secretary_gets_no_other_venues_private_links(client_for, venue_
         kwargs = table_kwargs(table)
         refused += [
             reverse("manage:entry_qr", kwargs=kwargs),
-            reverse("manage:export_table_blank_sheet", kwargs=kwargs),
+            reverse("manage:export_table_sheet", kwargs=kwargs),
             reverse("manage:entry_confirm", kwargs=kwargs),
         ]
     for url in refused:
@@ -224,5 +224,23 @@ def test_the_series_desk_keeps_its_table_cards(client_for, league_director, draw
         for table in tables_at(drawn, name):
             kwargs = table_kwargs(table)
             assert entry_address(table.entry_token) in text
-            assert reverse("manage:export_table_blank_sheet", kwargs=kwargs) in text
+            assert reverse("manage:export_table_sheet", kwargs=kwargs) in text
     assert 'name="seat"' in text  # the swap's checkboxes, before the series starts
+
+
+def test_a_played_tables_sheet_pdf_is_the_sheet_as_entered(client_for, venue_secretary, match_day):
+    from tests.tournaments.leagues.helpers import play_series
+    from tournaments.sheets.selectors import table_sheet
+
+    match_day.published = False  # a draft match day: the public sheet is not theirs to see
+    match_day.save()
+    play_series(match_day, close=False)
+    table = tables_at(match_day, "Altenburg")[0]
+    response = client_for(venue_secretary).get(
+        reverse("manage:export_table_sheet", kwargs=table_kwargs(table))
+    )
+    assert response.status_code == 200
+    assert pdf_links(response.content) == set()  # no link on a sheet already played
+    (page,) = pdf_pages(response.content, layout=True)
+    for line in table_sheet(table).summary:
+        assert f"{line.list_points:,}".replace(",", ".") in page or str(line.list_points) in page
