@@ -1,4 +1,4 @@
-"""Resolve the tournament (and series, table) from the URL once, with its permissions."""
+"""Resolve the tournament (and series, table, venue) from the URL once, with its permissions."""
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
@@ -9,7 +9,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from tournaments import permissions
-from tournaments.models import Series, Table, Tournament
+from tournaments.models import Series, Table, Tournament, Venue
 
 
 class TournamentMixin:
@@ -121,4 +121,26 @@ class ManageMixin(LoginRequiredMixin):
                 )
                 % {"season": season.name}
             )
+        return super().dispatch(request, *args, **kwargs)
+
+
+class VenueMixin(LoginRequiredMixin):
+    """`self.venue`, a venue of the URL's match day: its secretary and whoever manages the
+    match day; others get 403."""
+
+    manages = True
+
+    @cached_property
+    def venue(self) -> Venue:
+        return get_object_or_404(
+            Venue.objects.select_related("secretary"),
+            tournament=self.tournament,
+            pk=self.kwargs["venue"],
+        )
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        if not permissions.can_keep_venue(request.user, self.venue):
+            raise PermissionDenied(_("Only the venue's secretary and the league's directors."))
         return super().dispatch(request, *args, **kwargs)

@@ -14,7 +14,7 @@ A write records who made it (`acting_user`): the signed-in user, or nobody for a
 table link.
 """
 
-from tournaments.models import Club, League, Season, Table, Team, Tournament
+from tournaments.models import Club, League, Season, Table, Team, Tournament, Venue
 
 
 def can_manage_club(user, club: Club | None) -> bool:
@@ -50,6 +50,14 @@ def can_manage_tournament(user, tournament: Tournament) -> bool:
     if season is not None and season.league_id is not None:
         return can_direct_league(user, season.league)
     return can_manage_club(user, tournament.club)
+
+
+def can_keep_venue(user, venue: Venue) -> bool:
+    """A venue's page, its tables' links and sheets: its secretary, or whoever manages the
+    match day."""
+    if user.is_authenticated and venue.secretary_id == user.pk:
+        return True
+    return can_manage_tournament(user, venue.tournament)
 
 
 def can_keep_table(user, table: Table) -> bool:

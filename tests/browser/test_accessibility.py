@@ -23,7 +23,7 @@ import pytest
 from tests.browser.conftest import en
 from tournaments import demo
 from tournaments.entry.services import game_record_at_table, table_links_issue
-from tournaments.models import Table
+from tournaments.models import Table, Venue
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -129,6 +129,11 @@ def manage_pages(site) -> list[str]:
             en("manage:money_prizes", tournament=slug),
             en("manage:registration_import", tournament=slug),
         ]
+    # The league venues the demo secretary keeps: their tables' links and sheets.
+    pages += [
+        en("manage:venue", tournament=venue.tournament.slug, venue=venue.pk)
+        for venue in Venue.objects.filter(secretary__username=demo.DEMO_USERNAME)
+    ]
     return pages
 
 

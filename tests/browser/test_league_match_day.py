@@ -1,7 +1,9 @@
 """A league match day at two venues, in real browsers: the two venue secretaries key their
 own tables at the same time (their rows interleaved, each signed in in a browser of their
 own), a venue secretary is refused the other venue's table, the league director confirms
-the match day, and the season page, workbook and PDF show the same match-day points.
+the match day, and the season page, workbook and PDF show the same match-day points. A
+venue secretary finds their venue from the dashboard, on a phone and at a desk: its own
+tables with their players, QR codes, phone links and sheet PDFs, no other venue's.
 
 Playwright drives Debian's chromium (tests/browser/conftest.py).
 """
@@ -38,8 +40,10 @@ WON = {"game": "grand", "matadors": 2, "card_points": 78, "bid": 20}
 LOST = {"game": "spades", "matadors": 1, "card_points": 45, "bid": 18}
 
 
-def signed_in(browser, live_server, username, path):
-    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+def signed_in(browser, live_server, username, path, *, width=1280, height=900):
+    context = browser.new_context(
+        locale="en-US", viewport={"width": width, "height": height}, is_mobile=width < 500
+    )
     context.set_default_timeout(15_000)
     page = context.new_page()
     page.goto(f"{live_server.url}{en('login')}?next={path}")
@@ -172,3 +176,47 @@ def test_two_venues_key_their_tables_and_the_director_confirms(live_server, brow
         line = next(line for line in text.splitlines() if re.search(rf"\b{team}\b", line))
         assert points in line and str(list_points) in line
     director_context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_venue_secretary_finds_their_tables_links_and_sheets(
+    live_server, browser, request, width
+):
+    from playwright.sync_api import expect
+
+    day = request.getfixturevalue("match_day")
+    altenburg = request.getfixturevalue("venue_secretary")
+    series_draw(tournament=day, seed=11)
+    own = Table.objects.filter(series__tournament=day, venue__name="Altenburg")
+    other = Table.objects.filter(series__tournament=day, venue__name="Zeitz")
+
+    context, page = signed_in(
+        browser, live_server, altenburg.username, en("manage:dashboard"), width=width, height=844
+    )
+    wait_for_path(page, r"/manage/$")
+    expect(page.locator("main")).not_to_contain_text("not a secretary of any club")
+    expect(page.locator("main")).to_contain_text(day.name)
+    page.get_by_role("link", name="Your tables, links and sheets").click()
+    wait_for_path(page, r"/venues/\d+/$")
+    cards = page.locator(".card")
+    expect(cards).to_have_count(own.count())
+    for table in own.prefetch_related("seats__player"):
+        card = cards.filter(has_text=f"Table {table.number}")
+        for seat in table.seats.all():
+            expect(card).to_contain_text(seat.player.name)
+        expect(card.locator("code.link-url")).to_contain_text(table.entry_token)
+        qr = card.locator(".qr-pair img")
+        qr.scroll_into_view_if_needed()
+        page.wait_for_function(
+            "(img) => img.complete && img.naturalWidth > 0", arg=qr.element_handle()
+        )
+        pdf = context.request.get(
+            live_server.url
+            + card.get_by_role("link", name="Blank sheet (PDF)").get_attribute("href")
+        )
+        assert pdf.status == 200 and pdf.body().startswith(b"%PDF-")
+    for table in other:
+        expect(page.locator("main")).not_to_contain_text(table.entry_token)
+    # Nothing wider than the screen: no sideways scrolling on a phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    context.close()

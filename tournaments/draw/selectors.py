@@ -1,5 +1,6 @@
 """Reads for the draw: who the next draw seats and at how many tables, who has met whom,
-and what a drawn series could not keep apart.
+what a drawn series could not keep apart, and a series' tables with their players as the
+desks show them.
 
 drawn players
     The registrations the next draw seats: every registration of the tournament but the
@@ -12,8 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Count
+
 from tournaments.draw import engine
-from tournaments.models import Registration, Seat, Series, Tournament, Venue
+from tournaments.models import Registration, Seat, Series, Table, Tournament, Venue
 from tournaments.standings.selectors import roster_teams
 
 
@@ -123,3 +126,14 @@ def draw_conflicts(series: Series) -> list[tuple[str, str, str]]:
         series.keep_apart,
     )
     return [(names[a], names[b], reason) for a, b, reason in found]
+
+
+def series_tables(series: Series, *, venue: Venue | None = None) -> list[Table]:
+    """The tables of a series in their order, with their seats' players and the number of
+    games `played`: all of them (the series desk), or one venue's (the venue's page)."""
+    tables = series.tables.all()
+    if venue is not None:
+        tables = tables.filter(venue=venue)
+    return list(
+        tables.prefetch_related("seats__player").annotate(played=Count("games")).order_by("number")
+    )

@@ -5,7 +5,6 @@ Every state change is a POST that calls one service and redirects (STYLE habit 9
 """
 
 from django.contrib import messages
-from django.db.models import Count
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView, View
 
 from tournaments.draw.forms import DrawForm, RedrawForm, SeatSwapForm
-from tournaments.draw.selectors import draw_conflicts
+from tournaments.draw.selectors import draw_conflicts, series_tables
 from tournaments.draw.services import (
     seat_swap,
     series_close,
@@ -65,10 +64,7 @@ class SeriesManageView(SeriesMixin, ManageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        tables = list(
-            self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
-        )
-        context["tables"] = tables
+        context["tables"] = series_tables(self.series)
         context["draw_form"] = RedrawForm(initial={"keep_apart": self.series.keep_apart})
         context["conflicts"] = draw_conflicts(self.series)
         return context

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import pgettext
@@ -196,13 +196,20 @@ class ScoreSheetsPdf(PdfDocument):
 
     @classmethod
     def blank(
-        cls, series: Series, *, link_url: Callable[[str], str] | None = None
+        cls,
+        series: Series,
+        *,
+        link_url: Callable[[str], str] | None = None,
+        tables: QuerySet[Table] | None = None,
+        filename: str = "",
     ) -> ScoreSheetsPdf:
-        """A blank sheet for every table of the series, with its seats' names (and the QR
-        codes of its phone links, given `link_url`)."""
+        """A blank sheet for every table of the series (or only `tables`, some of them: one
+        table's, a venue's), with its seats' names (and the QR codes of its phone links,
+        given `link_url`)."""
         tournament = series.tournament
         seats = Seat.objects.select_related("player").order_by("number")
-        tables = series.tables.order_by("number").prefetch_related(Prefetch("seats", seats))
+        tables = series.tables.all() if tables is None else tables.filter(series=series)
+        tables = tables.order_by("number").prefetch_related(Prefetch("seats", seats))
         pages = [
             SheetPage(
                 series_number=series.number,
@@ -214,7 +221,9 @@ class ScoreSheetsPdf(PdfDocument):
             for table in tables
         ]
         return cls(
-            tournament, pages, filename=f"{tournament.slug}-series-{series.number}-sheets.pdf"
+            tournament,
+            pages,
+            filename=filename or f"{tournament.slug}-series-{series.number}-sheets.pdf",
         )
 
     @classmethod

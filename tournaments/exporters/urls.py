@@ -16,6 +16,16 @@ public = [
 
 manage = [
     path(S + "sheets.pdf", views.BlankSheetsPdfView.as_view(), name="export_blank_sheets"),
+    path(
+        TB + "sheet.pdf",
+        views.TableSheetManagePdfView.as_view(),
+        name="export_table_sheet",
+    ),
+    path(
+        S + "venues/<int:venue>/sheets.pdf",
+        views.VenueSheetsPdfView.as_view(),
+        name="export_venue_sheets",
+    ),
     path(S + "tables.pdf", views.AssignmentsPdfView.as_view(), name="export_assignments"),
     path(T + "money/prizes.pdf", views.PrizeListPdfView.as_view(), name="money_prizes_pdf"),
     path(T + "money/money.xlsx", views.MoneyWorkbookView.as_view(), name="money_workbook"),

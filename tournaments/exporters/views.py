@@ -1,6 +1,7 @@
 """Downloads: the results list, the workbook and a table's score sheet (public); blank
-sheets, the table assignment list, the prize list and the workbook with the money sheet
-(the tournament's secretaries); a season's workbook and results list (public, its
+sheets (a series', one table's, a venue's tables'), the table assignment list, the prize
+list and the workbook with the money sheet (the tournament's secretaries; one table's and
+a venue's sheets also the venue's secretary); a season's workbook and results list (public, its
 published match days; all of them for those who manage it).
 
 One view serves them all (`DownloadView`): each download only says which exporter makes
@@ -17,7 +18,14 @@ from tournaments.exporters.results import ResultsPdf
 from tournaments.exporters.season import SeasonResultsPdf, SeasonWorkbook
 from tournaments.exporters.sheets import ScoreSheetsPdf
 from tournaments.exporters.workbook import TournamentWorkbook
-from tournaments.mixins import ManageMixin, SeriesMixin, TableMixin, TournamentMixin
+from tournaments.mixins import (
+    ManageMixin,
+    SeriesMixin,
+    TableMixin,
+    TournamentMixin,
+    VenueMixin,
+)
+from tournaments.models import Table
 from tournaments.shared_views import SeasonMixin, category_of, entry_url
 
 
@@ -75,6 +83,43 @@ class BlankSheetsPdfView(SeriesMixin, ManageMixin, DownloadView):
     def exporter(self):
         self.series.tournament = self.tournament
         return ScoreSheetsPdf.blank(self.series, link_url=_link_url(self.request))
+
+
+class TableSheetManagePdfView(TableMixin, ManageMixin, DownloadView):
+    """One table's score sheet for whoever keeps the table (at a venue, its secretary too,
+    a draft match day's as well): blank, with its phone links' QR codes, until a game is
+    entered; then as entered."""
+
+    def exporter(self):
+        table = self.table
+        if table.games.exists():
+            return ScoreSheetsPdf.filled(table)
+        return ScoreSheetsPdf.blank(
+            self.series,
+            link_url=_link_url(self.request),
+            tables=Table.objects.filter(pk=table.pk),
+            filename=(
+                f"{self.tournament.slug}-series-{self.series.number}-table-{table.number}-"
+                "blank.pdf"
+            ),
+        )
+
+
+class VenueSheetsPdfView(SeriesMixin, VenueMixin, DownloadView):
+    """The blank score sheets of a venue's tables of a series, and no other venue's: what
+    the venue's secretary prints before the series starts."""
+
+    def exporter(self):
+        self.series.tournament = self.tournament
+        return ScoreSheetsPdf.blank(
+            self.series,
+            link_url=_link_url(self.request),
+            tables=Table.objects.filter(venue=self.venue),
+            filename=(
+                f"{self.tournament.slug}-series-{self.series.number}-venue-{self.venue.pk}-"
+                "sheets.pdf"
+            ),
+        )
 
 
 class AssignmentsPdfView(SeriesMixin, ManageMixin, DownloadView):

@@ -22,11 +22,13 @@ from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
 from tournaments import permissions
+from tournaments.draw.selectors import series_tables
 from tournaments.errors import UserError
 from tournaments.leagues import forms
 from tournaments.leagues.selectors import (
     TEAM_ORDER,
     match_day_table,
+    venues_kept,
 )
 from tournaments.leagues.services import (
     match_day_confirm,
@@ -40,8 +42,8 @@ from tournaments.leagues.services import (
     venue_create,
 )
 from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
-from tournaments.mixins import ManageMixin, TournamentMixin
-from tournaments.models import Club, League, RosterEntry, Season, Team, Venue
+from tournaments.mixins import ManageMixin, TournamentMixin, VenueMixin
+from tournaments.models import Club, League, RosterEntry, Season, Team
 from tournaments.shared_views import (
     SeasonMixin,
     SeasonTablesMixin,
@@ -124,7 +126,7 @@ class LeaguesView(LoginRequiredMixin, TemplateView):
         context.update(
             leagues=leagues,
             seasons=seasons,
-            venues=Venue.objects.filter(secretary=user).select_related("tournament"),
+            venues=venues_kept(user),
         )
         return context
 
@@ -331,31 +333,20 @@ class MatchDayConfirmView(MatchDayWriteMixin, View):
         }
 
 
-class VenueView(TournamentMixin, LoginRequiredMixin, TemplateView):
-    """A venue's tables, series by series, with links to their sheets."""
+class VenueView(TournamentMixin, VenueMixin, TemplateView):
+    """A venue's own tables, series by series: the players seated there, each table's
+    score sheet, phone links with their QR codes and sheet PDF (the series desk's table
+    cards, `tournaments/manage/_table_card.html`), and no other venue's."""
 
     template_name = "tournaments/leagues/manage_venue.html"
-    manages = True
-
-    @cached_property
-    def venue(self) -> Venue:
-        return get_object_or_404(Venue, tournament=self.tournament, pk=self.kwargs["venue"])
-
-    def dispatch(self, request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return self.handle_no_permission()
-        if not (
-            self.venue.secretary_id == request.user.pk
-            or permissions.can_manage_tournament(request.user, self.tournament)
-        ):
-            raise PermissionDenied(_("Only the venue's secretary and the league's directors."))
-        return super().dispatch(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
+        venue = self.venue
         context.update(
-            venue=self.venue,
-            tables=self.venue.tables.select_related("series").order_by("series__number", "number"),
+            venue=venue,
+            teams=venue.teams.all(),
+            rounds=[(series, series_tables(series, venue=venue)) for series in self.series_list],
         )
         return context
 
