@@ -8,8 +8,11 @@
 """
 
 import re
+import threading
 
 import pytest
+from django.conf import settings
+from django.db import connection
 from django.utils import timezone, translation
 
 from tests.factories import UserFactory
@@ -112,3 +115,36 @@ def test_a_correction_with_a_garbled_version_changes_nothing(client_for, secreta
     assert response.status_code == 200
     assert "The form is out of date" in response.content.decode()
     assert Game.objects.get(table=table).updated == before
+
+
+@pytest.mark.skipif(
+    not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"),
+    reason="two corrections at once need PostgreSQL",
+)
+@pytest.mark.django_db(transaction=True)
+def test_two_corrections_from_the_same_version_at_once_save_one(seated_series):
+    table = seated_series(4).tables.get()
+    game = game_record(table=table, data=GRAND, number=1)
+    seen = game_seen(game)
+    barrier = threading.Barrier(2)
+    saved, refused, errors = [], [], []
+
+    def correct(points):
+        try:
+            barrier.wait()
+            game_correct(game=game, data={**GRAND, "card_points": points}, seen=seen)
+            saved.append(points)
+        except UserError as error:
+            refused.append(error.code)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=correct, args=(p,)) for p in (90, 61)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and refused == ["changed_meanwhile"] and len(saved) == 1
+    assert Game.objects.get(pk=game.pk).card_points == saved[0]
