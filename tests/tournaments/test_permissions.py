@@ -146,6 +146,12 @@ def _sheet(day, venue):
     return {"tournament": day.slug, "series": table.series.number, "table": table.number}
 
 
+def _next_game(day, venue) -> str:
+    """The game a desk row fills at the venue's first table (the form says it)."""
+    table = Table.objects.filter(series__tournament=day, venue__name=venue).order_by("number")[0]
+    return str(table.games.count() + 1)
+
+
 from tournaments.models import Table  # noqa: E402
 
 LEAGUE_WRITES = [
@@ -223,6 +229,7 @@ LEAGUE_WRITES = [
             "matadors": "2",
             "card_points": "78",
             "bid": "20",
+            "number": _next_game(d["played"], "Altenburg"),
         },
         {"venue_secretary", "league_director"},
     ),
@@ -236,6 +243,7 @@ LEAGUE_WRITES = [
             "matadors": "2",
             "card_points": "78",
             "bid": "20",
+            "number": _next_game(d["played"], "Zeitz"),
         },
         {"venue_secretary_2", "league_director"},
     ),
@@ -305,6 +313,7 @@ def test_each_league_write_is_allowed_exactly_to_whom_it_belongs(
         assert _league_state() == before, who
     for who in sorted(owners):
         before = _league_state()
+        payload = data(league_days, teams, club)  # (a sheet row: the next game each time)
         response = client_for(request.getfixturevalue(who)).post(url, payload)
         assert response.status_code == 302, (who, url, response.content[:3000])
         assert _league_state() != before, (who, url)

@@ -41,6 +41,7 @@ from tournaments.models import (
     Tournament,
     has_control_characters,
 )
+from tournaments.registry.selectors import import_decisions
 from tournaments.sheets.totals import seat_totals_rebuild
 from tournaments.standings.selectors import tied_groups, tournament_standings
 from tournaments.versions import version_bump
@@ -651,51 +652,75 @@ class ImportResult:
     registered: int
 
 
-def players_import(*, tournament: Tournament, rows: Sequence[Mapping], user=None) -> ImportResult:
-    """Register an imported player list: known players are reused, new ones created.
+def players_import(
+    *, tournament: Tournament, rows: Sequence[Mapping], user=None, key: str | None = None
+) -> ImportResult:
+    """Register an imported player list: known players are linked, new ones created.
 
-    A row's club is the tournament's club when empty or equal to it; another club is found
-    by name or created (open tournaments have guests). A player is the same when the club
-    and the federation number agree, or else the club and the name.
+    Each row goes as `registry.selectors.import_decisions` says (the preview showed the
+    same): a player is created only in the tournament's club or a club the importer runs,
+    a club only by a site administrator, a player of any other club only linked when
+    found. A refused row refuses the whole list (its line in the message), nothing
+    written. The tournament's row is locked first and `key` (the confirmation's once key)
+    checked under it, so the same confirmation sent twice, even at once, registers once
+    (the second is a `Replay`).
     """
-    created = reused = 0
-    players = []
     with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        check_once(key)
         check_not_finished(tournament.pk)
-        clubs = {tournament.club.name.casefold(): tournament.club}
         for row in rows:
             # Before any look-up: PostgreSQL refuses a NUL even in a query's parameters.
             if any(
                 isinstance(value, str) and has_control_characters(value) for value in row.values()
             ):
                 raise UserError(_("Remove the control character (such as NUL or a line break)."))
-            club_name = (row.get("club") or "").strip()
-            club = clubs.get(club_name.casefold()) if club_name else tournament.club
-            if club is None:
-                club = Club.objects.filter(name__iexact=club_name).first() or club_create(
-                    name=club_name
-                )
-                clubs[club_name.casefold()] = club
-            number = (row.get("federation_number") or "").strip()
+        decisions = import_decisions(tournament=tournament, rows=rows, user=user)
+        refused = [d for d in decisions if d.refused]
+        if refused:
+            raise UserError(
+                _("Nothing was imported: line %(line)s: %(reason)s")
+                % {"line": refused[0].line, "reason": refused[0].refused}
+            )
+        new_clubs: dict[str, Club] = {}
+        players: list[Player | None] = []
+        entries, slots, seen = [], [], {}
+        for row, decision in zip(rows, decisions, strict=True):
+            if decision.player is not None:
+                players.append(decision.player)
+                continue
+            club = decision.club
+            if decision.new_club:
+                club_name = " ".join(str(row.get("club") or "").split())
+                club = new_clubs.get(club_name.casefold())
+                if club is None:
+                    club = new_clubs[club_name.casefold()] = club_create(name=club_name)
             name = " ".join(str(row.get("name") or "").split())
-            player = None
-            if number:
-                player = Player.objects.filter(club=club, federation_number=number).first()
-            if player is None:
-                player = Player.objects.filter(club=club, name__iexact=name).first()
-            if player is None:
-                player = player_create(
-                    name=name,
-                    club=club,
-                    team=row.get("team") or "",
-                    category=row.get("category") or "",
-                    federation_number=number,
-                )
-                created += 1
-            else:
-                reused += 1
-            players.append(player)
+            same = (club.pk, name.casefold())
+            if same in seen:  # the list names one new player twice: one player
+                players.append(None)
+                slots.append((len(players) - 1, seen[same]))
+                continue
+            seen[same] = len(entries)
+            slots.append((len(players), len(entries)))
+            players.append(None)
+            entries.append(
+                {
+                    "name": name,
+                    "club": club,
+                    "team": row.get("team") or "",
+                    "category": row.get("category") or "",
+                    "federation_number": (row.get("federation_number") or "").strip(),
+                }
+            )
+        created = players_create(entries)
+        for index, entry in slots:
+            players[index] = created[entry]
         registered = registration_add(
-            tournament=tournament, players=players, user=user, reason=_("player list import")
+            tournament=tournament,
+            players=players,
+            user=user,
+            key=key,
+            reason=_("player list import"),
         )
-    return ImportResult(created=created, reused=reused, registered=registered)
+    return ImportResult(created=len(created), reused=len(rows) - len(slots), registered=registered)

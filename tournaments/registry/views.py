@@ -21,7 +21,7 @@ from tournaments.draw.forms import DrawForm
 from tournaments.draw.selectors import draw_preview
 from tournaments.errors import UserError
 from tournaments.leagues.selectors import venues_kept
-from tournaments.log.services import Replay, once_key
+from tournaments.log.services import Replay, check_once, once_key
 from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Club, League, Player, Registration, Tournament
 from tournaments.registry import player_import
@@ -33,7 +33,7 @@ from tournaments.registry.forms import (
     SeasonForm,
     TournamentForm,
 )
-from tournaments.registry.selectors import rows_registered_already
+from tournaments.registry.selectors import import_decisions, rows_registered_already
 from tournaments.registry.services import (
     LOT_MAX,
     lot_group_of,
@@ -572,21 +572,7 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
 
     def post(self, request, *args, **kwargs):
         if "confirm" in request.POST:
-            rows = request.session.pop(self.session_key, None)
-            if not rows:
-                messages.error(request, _("The preview has expired; upload the list again."))
-                return redirect("manage:registration_import", tournament=self.tournament.slug)
-            try:
-                result = players_import(tournament=self.tournament, rows=rows, user=request.user)
-            except UserError as error:
-                messages.error(request, str(error))
-                return redirect("manage:registration_import", tournament=self.tournament.slug)
-            messages.success(
-                request,
-                _("%(new)s new players, %(known)s known; %(reg)s registered.")
-                % {"new": result.created, "known": result.reused, "reg": result.registered},
-            )
-            return redirect("manage:tournament", tournament=self.tournament.slug)
+            return self.confirm(request)
         form = PlayerListUploadForm(request.POST, request.FILES)
         if not form.is_valid():
             return self.render_to_response(self.get_context_data(form=form))
@@ -601,6 +587,17 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
         except player_import.ImportFileError as error:
             form.add_error("file", str(error))
             return self.render_to_response(self.get_context_data(form=form))
+        decided = import_decisions(
+            tournament=self.tournament,
+            rows=[row.as_dict() for row in report.rows],
+            user=request.user,
+        )
+        # A row the import would refuse is shown with the file's other bad rows, by line.
+        report.errors = sorted(report.errors + [(d.line, d.refused) for d in decided if d.refused])
+        decisions = {d.line: d for d in decided if not d.refused}
+        report.rows = [row for row in report.rows if row.line in decisions]
+        for row in report.rows:
+            row.new_club = decisions[row.line].new_club
         request.session[self.session_key] = [row.as_dict() for row in report.rows]
         registered = rows_registered_already(self.tournament, report.rows)
         return self.render_to_response(
@@ -608,6 +605,35 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
                 form=form,
                 report=report,
                 registered_lines=registered,
+                guest_lines={line for line, d in decisions.items() if d.guest},
                 new_count=len(report.rows) - len(registered),
             )
         )
+
+    def confirm(self, request):
+        """Register the previewed list; the same confirmation sent twice counts once."""
+        key = once_key(request.POST.get("once"))
+        rows = request.session.pop(self.session_key, None)
+        try:
+            if not rows:
+                check_once(key)  # a confirmation sent again: the first one registered them
+                messages.error(request, _("The preview has expired; upload the list again."))
+                return redirect("manage:registration_import", tournament=self.tournament.slug)
+            result = players_import(
+                tournament=self.tournament, rows=rows, user=request.user, key=key
+            )
+        except Replay:
+            messages.info(
+                request,
+                _("This list was registered already: it was confirmed twice and counts once."),
+            )
+            return redirect("manage:tournament", tournament=self.tournament.slug)
+        except UserError as error:
+            messages.error(request, str(error))
+            return redirect("manage:registration_import", tournament=self.tournament.slug)
+        messages.success(
+            request,
+            _("%(new)s new players, %(known)s known; %(reg)s registered.")
+            % {"new": result.created, "known": result.reused, "reg": result.registered},
+        )
+        return redirect("manage:tournament", tournament=self.tournament.slug)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError, check_text, validated
@@ -208,14 +209,86 @@ def games_bulk_record(*, table: Table, rows: Sequence[Mapping]) -> list[Game]:
     return games
 
 
+def _shown(name: str, value) -> str:
+    if value is None or value == "":
+        return "—"
+    if name == "won":
+        return _("won") if value else _("lost")
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return str(value)
+
+
+def _change_lines(change: GameChange) -> list[str]:
+    """A history row in words: "card points 78 → 90", or what happened to the row."""
+    if change.action != GameChange.Action.CORRECTED:
+        return [str(change.get_action_display())]
+    return [
+        f"{Game._meta.get_field(name).verbose_name} {_shown(name, old)} → {_shown(name, new)}"
+        for name, (old, new) in change.diff.items()
+        if name in SHEET_FIELDS  # what was declared; the value and score follow from it
+    ]
+
+
+def game_seen(game: Game) -> int:
+    """A game's version as a correcting form shows it: the last line of its history (0:
+    none yet). Every person's change to a row adds a line, under the table's lock."""
+    last = (
+        GameChange.objects.filter(table_id=game.table_id, game_number=game.number)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return last or 0
+
+
+def check_unchanged_since(game: Game, seen: int | None):
+    """Refuse a correction made on a game as it was when its form was opened (`seen`, see
+    `game_seen`) when it has changed since: the other change is named (who, when, what)
+    instead of being overwritten unseen. None: the form did not say (no check)."""
+    if seen is None:
+        return
+    changes = list(
+        GameChange.objects.filter(table_id=game.table_id, game_number=game.number, pk__gt=seen)
+        .select_related("user")
+        .order_by("pk")
+    )
+    if not changes:
+        return
+    last = changes[-1]
+    who = (
+        (last.user.get_full_name() or last.user.get_username())
+        if last.user is not None
+        else last.by_name or _("someone")
+    )
+    what = ", ".join(line for change in changes for line in _change_lines(change))
+    raise UserError(
+        _(
+            "This game was changed by %(who)s at %(time)s since you opened it: %(what)s. "
+            "Nothing was saved; check the game and save again to replace it."
+        )
+        % {"who": who, "time": timezone.localtime(last.at).strftime("%H:%M"), "what": what},
+        code="changed_meanwhile",
+    )
+
+
 def game_correct(
-    *, game: Game, data: Mapping, user: AbstractBaseUser | None = None, reason: str = ""
+    *,
+    game: Game,
+    data: Mapping,
+    user: AbstractBaseUser | None = None,
+    reason: str = "",
+    seen: int | None = None,
 ) -> Game:
-    """Replace the declared fields of an entered game; the change is kept in its history."""
+    """Replace the declared fields of an entered game; the change is kept in its history.
+
+    `seen` is the game's version as the correcting form showed it (`game_seen`): a game
+    changed since is not overwritten (`check_unchanged_since`)."""
     with sheet_write(game.table) as write:
         table = write.table
         _check_sheet_open(table)
         current = Game.objects.select_for_update().get(pk=game.pk)
+        check_unchanged_since(current, seen)
         before = game_snapshot(current)
         updated = game_build(table=table, number=current.number, data=data)
         updated.pk = current.pk

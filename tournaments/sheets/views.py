@@ -25,12 +25,29 @@ from tournaments.sheets.services import (
     game_correct,
     game_delete,
     game_record,
+    game_seen,
     penalty_delete,
     penalty_law_record,
     penalty_record,
     table_close,
     table_reopen,
 )
+
+
+def desk_row_number(raw) -> int:
+    """The game a desk row fills, as its form says (`game_record` answers a row sent again
+    with the stored game). A row that does not say it is refused, never stored as the next
+    game: sent twice, it would be stored twice."""
+    number = positive_int(raw)
+    if number is None:
+        raise UserError(
+            _(
+                "The row does not say which game it is (the page is out of date): reload the "
+                "sheet and enter the row again."
+            ),
+            code="number_missing",
+        )
+    return number
 
 
 class SheetView(SheetMixin, TemplateView):
@@ -46,7 +63,7 @@ class SheetView(SheetMixin, TemplateView):
                     table=self.table,
                     data=form.game_mapping(),
                     user=request.user,
-                    number=positive_int(request.POST.get("number")),
+                    number=desk_row_number(request.POST.get("number")),
                 )
             except Replay as replay:
                 messages.info(request, str(replay))
@@ -109,6 +126,20 @@ class SheetPreviewView(SheetMixin, View):
         return preview_reply(form, table=self.table, number=number)
 
 
+def seen_version(raw) -> int | None:
+    """The game's version as the correcting form was opened (`sheets.services.game_seen`);
+    None when the form does not say."""
+    if raw is None or raw == "":
+        return None
+    try:
+        seen = int(str(raw)[:20])
+    except ValueError:
+        seen = -1
+    if seen < 0:
+        raise UserError(_("The form is out of date: reload the game and correct it again."))
+    return seen
+
+
 class GameCorrectView(SheetMixin, TemplateView):
     """Correct an entered row; the change (who, when, old → new) goes into its history."""
 
@@ -138,6 +169,7 @@ class GameCorrectView(SheetMixin, TemplateView):
                     data=form.game_mapping(),
                     user=request.user,
                     reason=form.cleaned_data["reason"],
+                    seen=seen_version(request.POST.get("seen")),
                 )
             except UserError as error:
                 if self.table.closed:  # the page shows no form to put the error on
@@ -161,6 +193,7 @@ class GameCorrectView(SheetMixin, TemplateView):
         context.update(
             game=self.game,
             form=form,
+            seen=game_seen(self.game),
             dealer=self.table.dealer_of(self.game.number),
             also_out=self.table.also_out(self.game.number),
             is_last=self.game.number == self.next_number - 1,

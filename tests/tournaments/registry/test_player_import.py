@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from openpyxl import Workbook
 
-from tests.factories import PlayerFactory
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments.models import Club, Player, Registration
 from tournaments.registry.player_import import ImportFileError, read_player_list
 from tournaments.registry.services import players_import, registration_add
@@ -65,9 +65,14 @@ def test_unusable_files_are_refused_with_a_reason(name, data, message):
 
 @pytest.mark.django_db
 def test_import_reuses_known_players_and_creates_guest_clubs(tournament, club):
+    """(Guest clubs are created by the site administrator's import only.)"""
     known = PlayerFactory(club=club, name="Anna Schmidt")
     report = read_player_list("liste.csv", CSV.encode("utf-8"))
-    result = players_import(tournament=tournament, rows=[r.as_dict() for r in report.rows])
+    result = players_import(
+        tournament=tournament,
+        rows=[r.as_dict() for r in report.rows],
+        user=UserFactory(is_superuser=True),
+    )
     assert (result.created, result.reused, result.registered) == (1, 1, 2)
     assert Registration.objects.filter(tournament=tournament, player=known).exists()
     assert Player.objects.get(name="Jörg Łukasz").club.name == "Skatclub Leipzig"
@@ -75,6 +80,8 @@ def test_import_reuses_known_players_and_creates_guest_clubs(tournament, club):
 
 @pytest.mark.django_db
 def test_preview_then_confirm_through_the_page(client_for, secretary, tournament):
+    # A guest of another club is linked, not created (issue 27, defect 11).
+    PlayerFactory(club=ClubFactory(name="Skatclub Leipzig"), name="Jörg Łukasz")
     client = client_for(secretary)
     url = reverse("manage:registration_import", kwargs={"tournament": tournament.slug})
     upload = SimpleUploadedFile("liste.csv", CSV.encode("utf-8"), content_type="text/csv")
@@ -202,10 +209,16 @@ def test_registration_add_skips_repeats(tournament, club, db):
 
 @pytest.mark.django_db
 def test_the_preview_shows_new_clubs(client_for, secretary, tournament):
+    """Only the site administrator's import creates a club; a secretary's preview refuses
+    the row (issue 27, defect 11)."""
     data = b"Name;Verein\nA;\nB;Ganz Neuer Verein\n"
     url = reverse("manage:registration_import", kwargs={"tournament": tournament.slug})
-    page = client_for(secretary).post(url, {"file": SimpleUploadedFile("l.csv", data)})
+    admin = UserFactory(is_superuser=True)
+    page = client_for(admin).post(url, {"file": SimpleUploadedFile("l.csv", data)})
     assert page.content.decode().count("new club") == 1
+    page = client_for(secretary).post(url, {"file": SimpleUploadedFile("l.csv", data)})
+    assert "new club" not in page.content.decode()
+    assert "line 3: club “Ganz Neuer Verein” is not on the site" in page.content.decode()
 
 
 @pytest.mark.django_db

@@ -33,6 +33,11 @@ def en(name: str, **kwargs) -> str:
         return reverse(name, kwargs=kwargs or None)
 
 
+def next_row(table: Table, data: dict) -> dict:
+    """A desk row as the sheet's form sends it: with the game it fills (the next one)."""
+    return {**data, "number": str(table.games.count() + 1)}
+
+
 def url(name: str, table: Table, **extra) -> str:
     series = table.series
     kwargs = {"tournament": series.tournament.slug, "series": series.number, "table": table.number}
@@ -51,7 +56,7 @@ def record(table: Table, **data) -> Game:
 SHEET_REQUESTS = [
     # (method, url name, needs an entered game, POST data, secretary's status)
     ("get", "sheet", False, {}, 200),
-    ("post", "sheet", False, GRAND_WITH_2, 302),
+    ("post", "sheet", False, {**GRAND_WITH_2, "number": "1"}, 302),
     ("post", "sheet_preview", False, GRAND_WITH_2, 200),
     ("get", "sheet_close", False, {}, 200),
     ("post", "sheet_close", False, {}, 200),
@@ -114,7 +119,7 @@ def test_entering_a_row_stores_the_engines_value_and_the_deal_passes_on(
     client_for, secretary, table
 ):
     client = client_for(secretary)
-    response = client.post(url("sheet", table), GRAND_WITH_2)
+    response = client.post(url("sheet", table), next_row(table, GRAND_WITH_2))
 
     assert response.status_code == 302
     assert response["Location"] == url("sheet", table) + "#entry"
@@ -147,7 +152,9 @@ def test_the_page_shows_the_seats_the_count_and_the_next_dealer(client_for, secr
 def test_the_dealer_of_a_four_table_is_rejected_inline_and_nothing_is_written(
     client_for, secretary, table
 ):
-    response = client_for(secretary).post(url("sheet", table), {**GRAND_WITH_2, "declarer": "1"})
+    response = client_for(secretary).post(
+        url("sheet", table), next_row(table, {**GRAND_WITH_2, "declarer": "1"})
+    )
 
     assert response.status_code == 200
     assert not Game.objects.exists() and not GameChange.objects.exists()
@@ -160,7 +167,7 @@ def test_the_dealer_of_a_four_table_is_rejected_inline_and_nothing_is_written(
 
 def test_a_bad_row_shows_the_engines_reason_and_keeps_what_was_typed(client_for, secretary, table):
     bad = {"declarer": "3", "game": "clubs", "matadors": "12", "card_points": "70", "bid": "18"}
-    response = client_for(secretary).post(url("sheet", table), bad)
+    response = client_for(secretary).post(url("sheet", table), next_row(table, bad))
 
     assert response.status_code == 200
     assert not Game.objects.exists()
@@ -180,35 +187,35 @@ def test_a_bad_row_shows_the_engines_reason_and_keeps_what_was_typed(client_for,
 def test_negative_matadors_mean_without(client_for, secretary, table):
     # rules §1.4: diamonds without 2, 50 card points → 3 × 9 = 27, lost → −54.
     row = {"declarer": "3", "game": "diamonds", "matadors": "-2", "card_points": "50"}
-    client_for(secretary).post(url("sheet", table), row)
+    client_for(secretary).post(url("sheet", table), next_row(table, row))
     game = Game.objects.get()
     assert (game.matadors, game.without, game.value, game.score) == (2, True, 27, -54)
 
 
 def test_the_without_box_means_without_too(client_for, secretary, table):
     row = {"declarer": "3", "game": "diamonds", "matadors": "2", "without": "on", "won": "lost"}
-    client_for(secretary).post(url("sheet", table), row)
+    client_for(secretary).post(url("sheet", table), next_row(table, row))
     assert Game.objects.get().without is True
 
 
 def test_an_overbid_game_is_detected_from_the_bid(client_for, secretary, table):
     # rules §1.5: bid 30, clubs with 1 → 24 < 30 → charged 36 → −72.
     row = {"declarer": "2", "game": "clubs", "matadors": "1", "card_points": "70", "bid": "30"}
-    client_for(secretary).post(url("sheet", table), row)
+    client_for(secretary).post(url("sheet", table), next_row(table, row))
     game = Game.objects.get()
     assert (game.value, game.score, game.overbid, game.is_lost) == (36, -72, True, True)
 
 
 def test_a_null_game_is_entered_with_won_or_lost(client_for, secretary, table):
     row = {"declarer": "4", "game": "null", "ouvert": "on", "won": "lost"}
-    client_for(secretary).post(url("sheet", table), row)
+    client_for(secretary).post(url("sheet", table), next_row(table, row))
     game = Game.objects.get()
     assert (game.value, game.score) == (46, -92)  # rules §1.4: null ouvert lost → −92
 
 
 def test_a_passed_in_deal_uses_a_row_and_scores_nothing(client_for, secretary, table):
     client = client_for(secretary)
-    response = client.post(url("sheet", table), {"game": "passed"})
+    response = client.post(url("sheet", table), next_row(table, {"game": "passed"}))
     assert response.status_code == 302
     game = Game.objects.get()
     assert (game.number, game.declarer, game.score) == (1, None, 0)
@@ -216,7 +223,9 @@ def test_a_passed_in_deal_uses_a_row_and_scores_nothing(client_for, secretary, t
 
 
 def test_a_passed_in_deal_with_a_declarer_is_rejected(client_for, secretary, table):
-    response = client_for(secretary).post(url("sheet", table), {"declarer": "2", "game": "passed"})
+    response = client_for(secretary).post(
+        url("sheet", table), next_row(table, {"declarer": "2", "game": "passed"})
+    )
     assert response.status_code == 200
     assert "no declarer" in response.context["form"].errors["declarer"][0]
     assert not Game.objects.exists()
@@ -228,14 +237,16 @@ def test_kontra_is_offered_only_when_the_tournament_allows_it(
     client = client_for(secretary)
     assert 'name="kontra"' not in client.get(url("sheet", table)).content.decode()
     # A Kontra sent anyway is not a field of the form: it is ignored.
-    client.post(url("sheet", table), {**GRAND_WITH_2, "kontra": "on"})
+    client.post(url("sheet", table), next_row(table, {**GRAND_WITH_2, "kontra": "on"}))
     assert Game.objects.get(number=1).kontra is False
 
     tournament.kontra_allowed = True
     tournament.save()
     html = client.get(url("sheet", table)).content.decode()
     assert 'name="kontra"' in html and 'name="re"' in html
-    client.post(url("sheet", table), {**GRAND_WITH_2, "declarer": "3", "kontra": "on"})
+    client.post(
+        url("sheet", table), next_row(table, {**GRAND_WITH_2, "declarer": "3", "kontra": "on"})
+    )
     game = Game.objects.get(number=2)
     assert (game.kontra, game.value, game.score) == (True, 72, 144)  # rules §1.7
 
@@ -253,7 +264,7 @@ def test_a_complete_sheet_takes_no_more_rows(client_for, secretary, table):
     page = client.get(url("sheet", table))
     assert page.context["complete"]
     assert "All 48 games are entered" in page.content.decode()
-    response = client.post(url("sheet", table), {**GRAND_WITH_2, "declarer": "2"})
+    response = client.post(url("sheet", table), next_row(table, {**GRAND_WITH_2, "declarer": "2"}))
     assert response.status_code == 200
     assert Game.objects.filter(table=table).count() == 48
 
@@ -292,7 +303,7 @@ def test_na_rows_ramsch_and_a_penalty(client_for, secretary, na_table):
         "schneider_announced": "on",
         "card_points": "95",
     }
-    assert client.post(url("sheet", na_table), solo).status_code == 302
+    assert client.post(url("sheet", na_table), next_row(na_table, solo)).status_code == 302
     # rules §3.2: diamond tournée with 3 → 20.
     tournee = {
         "declarer": "2",
@@ -301,10 +312,10 @@ def test_na_rows_ramsch_and_a_penalty(client_for, secretary, na_table):
         "matadors": "3",
         "card_points": "70",
     }
-    assert client.post(url("sheet", na_table), tournee).status_code == 302
+    assert client.post(url("sheet", na_table), next_row(na_table, tournee)).status_code == 302
     # rules §3.5: the ramsch player who took no trick wins 20.
     ramsch = {"declarer": "3", "game": "ramsch", "ramsch": "no_trick"}
-    assert client.post(url("sheet", na_table), ramsch).status_code == 302
+    assert client.post(url("sheet", na_table), next_row(na_table, ramsch)).status_code == 302
 
     games = list(Game.objects.filter(table=na_table).order_by("number"))
     assert [(g.game, g.declarer, g.score) for g in games] == [
@@ -358,7 +369,7 @@ def test_ispa_sheets_offer_no_penalty_laws(client_for, secretary, table):
 
 def test_a_ramsch_without_its_result_is_rejected_inline(client_for, secretary, na_table):
     response = client_for(secretary).post(
-        url("sheet", na_table), {"declarer": "3", "game": "ramsch"}
+        url("sheet", na_table), next_row(na_table, {"declarer": "3", "game": "ramsch"})
     )
     assert response.status_code == 200
     assert response.context["form"].errors
@@ -733,7 +744,7 @@ def test_the_row_fields_come_in_one_order_with_won_lost_after_the_bid(
 def test_english_messages_name_the_fields_by_their_labels(
     client_for, secretary, table, row, field, shown, hidden
 ):
-    response = client_for(secretary).post(url("sheet", table), row)
+    response = client_for(secretary).post(url("sheet", table), next_row(table, row))
     message = response.context["form"].errors[field][0]
     assert shown in message.lower() and hidden not in message
     assert not Game.objects.exists()
@@ -741,7 +752,7 @@ def test_english_messages_name_the_fields_by_their_labels(
 
 def test_a_null_game_without_won_or_lost_says_what_to_choose(client_for, secretary, table):
     response = client_for(secretary).post(
-        url("sheet", table), {"declarer": "2", "game": "null", "bid": "23"}
+        url("sheet", table), next_row(table, {"declarer": "2", "game": "null", "bid": "23"})
     )
     message = response.context["form"].errors["won"][0]
     assert message.startswith("Choose “won” or “lost”")
