@@ -33,7 +33,13 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from tournaments import permissions
-from tournaments.leagues.sql import best_series, day_totals, registrations, venue_teams
+from tournaments.leagues.sql import (
+    SERIES_FIGURES,
+    best_series,
+    day_totals,
+    registrations,
+    venue_teams,
+)
 from tournaments.models import (
     Player,
     Season,
@@ -51,6 +57,24 @@ from tournaments.standings.selectors import (
 
 TEAM_ORDER = ("match_points_won desc", "match_points_lost asc", "list_points desc")
 PLAYER_ORDER = ("list_points desc", "won desc", "lost asc", "name asc")
+
+
+def order_key(row, order: tuple[str, ...]) -> tuple:
+    """`row`'s sort key in `order` ("field desc" or "field asc" each): the one reading of
+    `TEAM_ORDER` and `PLAYER_ORDER`, so that no table keeps its own copy of them. Numbers
+    descend by their negative; text ascends by its casefold."""
+    key = []
+    for term in order:
+        name, direction = term.split()
+        value = getattr(row, name)
+        if isinstance(value, str):
+            if direction != "asc":
+                raise ValueError(f"text orders ascending only: {term!r}")
+            value = value.casefold()
+        elif direction == "desc":
+            value = -value
+        key.append(value)
+    return tuple(key)
 
 
 @dataclass
@@ -98,7 +122,7 @@ class TeamRow:
     days: dict[str, DayTeam] = field(default_factory=dict)  # tournament slug → result
 
     def sort_key(self):
-        return (-self.match_points_won, self.match_points_lost, -self.list_points)
+        return order_key(self, TEAM_ORDER)
 
 
 @dataclass
@@ -125,7 +149,7 @@ class PlayerRow:
         return f"{self.series_counted}/{self.series_played}"
 
     def sort_key(self):
-        return (-self.list_points, -self.won, self.lost, self.name.casefold())
+        return order_key(self, PLAYER_ORDER)
 
 
 @dataclass
@@ -393,7 +417,9 @@ def _season_tables(
         player.series_counted = player.series_played
     if season.best_series and players:
         counted = [table.tournament.pk for table in day_tables if not table.provisional]
-        best = best_series(counted, season.best_series)
+        # The player table's order without the name: which series count.
+        figures = tuple(t for t in PLAYER_ORDER if t.split()[0] in SERIES_FIGURES)
+        best = best_series(counted, season.best_series, order=figures)
         for player_id, player in players.items():
             (
                 player.series_counted,
