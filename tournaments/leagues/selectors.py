@@ -14,9 +14,10 @@ Terms:
   team's best `teams_best_n` players, else all: `standings.selectors.team_totals`), across
   all its venues, and place p of n gets (n − p):(p − 1), equal points sharing
   (`match_day_points`);
-- the team table orders by `TEAM_ORDER`, the player table by `PLAYER_ORDER`; a player
-  with fewer than `min_series` series is listed after the ranked players, without a rank,
-  and only the best `best_series` series count.
+- the team table orders by `TEAM_ORDER`, the player table by `PLAYER_ORDER` (both read
+  by `order_key` alone; `PLAYER_ORDER` also picks which series are a player's best); a
+  player with fewer than `min_series` series is listed after the ranked players, without
+  a rank, and only the best `best_series` series count.
 
 A season is read in a fixed number of queries, whatever its number of match days
 (`_season_reads`): each player's sums of a day over the seats' stored totals
