@@ -16,8 +16,9 @@ import datetime
 
 import pytest
 
-from tests.factories import TournamentFactory
+from tests.factories import RegistrationFactory, TournamentFactory
 from tests.tournaments.helpers import GRAND
+from tournaments.draw.services import series_draw
 from tournaments.leagues.selectors import season_tables
 from tournaments.models import Tournament
 from tournaments.registry.services import season_create, tournament_update
@@ -154,8 +155,16 @@ def test_every_field_of_the_teams_is_its_source(played, client_for):
 
 
 def test_every_field_of_a_player_is_its_source(played, client_for):
+    """B of the worked sheet, who also declares a won grand (72 + 50 = 122) in a second
+    series and is registered for two more tournaments: each figure of the answer differs
+    from the others, so a field filled from another shows."""
     seat = played.series.get().tables.get().seats.select_related("player__club").get(number=2)
     player = seat.player
+    second = series_draw(tournament=played, seed=2).tables.get()
+    declarer = second.seats.get(player=player).number
+    game_record(table=second, data=GRAND | {"declarer": declarer})
+    for slug in ("spring", "summer"):
+        RegistrationFactory(tournament=TournamentFactory(slug=slug), player=player)
     answer = client_for(None).get(f"/api/v1/players/{player.pk}").json()
     stats = player_statistics(player)
     assert answer == {
@@ -193,9 +202,13 @@ def test_every_field_of_a_player_is_its_source(played, client_for):
             for game, _label, declared, won, lost in stats.by_type
         ],
     }
-    # B by hand: 14 games declared, 12 won, 2 lost, 1308 list points, 628 game points.
-    assert (answer["games_declared"], answer["won"], answer["lost"]) == (14, 12, 2)
-    assert answer["list_points"] == 1308 and answer["history"][0]["game_points"] == 628
+    # B by hand: 14 + 1 games declared, 12 + 1 won, 2 lost; 1308 + 122 = 1430 list points
+    # over 2 series (715 a series) in 3 tournaments; game points 628 in series 1.
+    figures = ("tournaments", "series_played", "games_declared", "won", "lost")
+    figures += ("list_points", "average_list_points")
+    assert [answer[name] for name in figures] == [3, 2, 15, 13, 2, 1430, 715]
+    assert [(h["series"], h["list_points"]) for h in answer["history"]] == [(1, 1308), (2, 122)]
+    assert answer["history"][0]["game_points"] == 628
     assert answer["category"] == "ladies" and answer["team"] == "Altenburg I"
 
 
