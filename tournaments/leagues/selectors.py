@@ -14,9 +14,10 @@ Terms:
   team's best `teams_best_n` players, else all: `standings.selectors.team_totals`), across
   all its venues, and place p of n gets (n − p):(p − 1), equal points sharing
   (`match_day_points`);
-- the team table orders by `TEAM_ORDER`, the player table by `PLAYER_ORDER`; a player
-  with fewer than `min_series` series is listed after the ranked players, without a rank,
-  and only the best `best_series` series count.
+- the team table orders by `TEAM_ORDER`, the player table by `PLAYER_ORDER` (both read
+  by `order_key` alone; `PLAYER_ORDER` also picks which series are a player's best); a
+  player with fewer than `min_series` series is listed after the ranked players, without
+  a rank, and only the best `best_series` series count.
 
 A season is read in a fixed number of queries, whatever its number of match days
 (`_season_reads`): each player's sums of a day over the seats' stored totals
@@ -33,7 +34,13 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from tournaments import permissions
-from tournaments.leagues.sql import best_series, day_totals, registrations, venue_teams
+from tournaments.leagues.sql import (
+    SERIES_FIGURES,
+    best_series,
+    day_totals,
+    registrations,
+    venue_teams,
+)
 from tournaments.models import (
     Player,
     Season,
@@ -52,6 +59,24 @@ from tournaments.standings.selectors import (
 
 TEAM_ORDER = ("match_points_won desc", "match_points_lost asc", "list_points desc")
 PLAYER_ORDER = ("list_points desc", "won desc", "lost asc", "name asc")
+
+
+def order_key(row, order: tuple[str, ...]) -> tuple:
+    """`row`'s sort key in `order` ("field desc" or "field asc" each): the one reading of
+    `TEAM_ORDER` and `PLAYER_ORDER`, so that no table keeps its own copy of them. Numbers
+    descend by their negative; text ascends by its casefold."""
+    key = []
+    for term in order:
+        name, direction = term.split()
+        value = getattr(row, name)
+        if isinstance(value, str):
+            if direction != "asc":
+                raise ValueError(f"text orders ascending only: {term!r}")
+            value = value.casefold()
+        elif direction == "desc":
+            value = -value
+        key.append(value)
+    return tuple(key)
 
 
 @dataclass
@@ -99,7 +124,7 @@ class TeamRow:
     days: dict[str, DayTeam] = field(default_factory=dict)  # tournament slug → result
 
     def sort_key(self):
-        return (-self.match_points_won, self.match_points_lost, -self.list_points)
+        return order_key(self, TEAM_ORDER)
 
 
 @dataclass
@@ -126,7 +151,7 @@ class PlayerRow:
         return f"{self.series_counted}/{self.series_played}"
 
     def sort_key(self):
-        return (-self.list_points, -self.won, self.lost, self.name.casefold())
+        return order_key(self, PLAYER_ORDER)
 
 
 @dataclass
@@ -394,7 +419,9 @@ def _season_tables(
         player.series_counted = player.series_played
     if season.best_series and players:
         counted = [table.tournament.pk for table in day_tables if not table.provisional]
-        best = best_series(counted, season.best_series)
+        # The player table's order without the name: which series count.
+        figures = tuple(t for t in PLAYER_ORDER if t.split()[0] in SERIES_FIGURES)
+        best = best_series(counted, season.best_series, order=figures)
         for player_id, player in players.items():
             (
                 player.series_counted,

@@ -71,14 +71,22 @@ def day_totals(days: list[int]) -> list[tuple]:
     return fetch(_day_totals_sql(len(days)), [*days, *days]) if days else []
 
 
+# The seat's columns a series may be ordered by (`best_series`).
+SERIES_FIGURES = ("list_points", "won", "lost")
+
+
 @lru_cache(maxsize=64)
-def _best_series_sql(days: int) -> str:
+def _best_series_sql(days: int, order: tuple[str, ...]) -> str:
     # Series equal in list points, won and lost have the same sums, whichever of them
     # the row number puts first.
+    terms = [term.split() for term in order]
+    if any(name not in SERIES_FIGURES or way not in ("asc", "desc") for name, way in terms):
+        raise ValueError(f"a series is ordered by {SERIES_FIGURES} only: {order!r}")
+    by = ", ".join(f"st.{name} {way.upper()}" for name, way in terms)
     return (
         f"WITH unplayed AS ({_unplayed(days)}), ranked AS ("
         " SELECT st.player_id, st.list_points, st.won, st.lost, ROW_NUMBER() OVER ("
-        "PARTITION BY st.player_id ORDER BY st.list_points DESC, st.won DESC, st.lost ASC"
+        f"PARTITION BY st.player_id ORDER BY {by}"
         ") AS place"
         f" FROM {SEATS} st INNER JOIN {SERIES} s ON s.id = st.series_id"
         f" WHERE s.tournament_id IN {marks(days)}"
@@ -88,13 +96,16 @@ def _best_series_sql(days: int) -> str:
     )
 
 
-def best_series(days: list[int], best: int) -> dict[int, tuple[int, int, int, int]]:
+def best_series(
+    days: list[int], best: int, *, order: tuple[str, ...]
+) -> dict[int, tuple[int, int, int, int]]:
     """Player → (series counted, list points, won, lost) of their best `best` series with a
-    game on the `days` (ids), best by list points, then more won, then fewer lost (the
-    order of `leagues.selectors.PLAYER_ORDER`)."""
+    game on the `days` (ids), best in `order` (the figures' terms of
+    `leagues.selectors.PLAYER_ORDER`, "list_points desc", ...: the caller's, so that the
+    order is written once)."""
     if not days:
         return {}
-    rows = fetch(_best_series_sql(len(days)), [*days, *days, best])
+    rows = fetch(_best_series_sql(len(days), tuple(order)), [*days, *days, best])
     return {player_id: tuple(sums) for player_id, *sums in rows}
 
 

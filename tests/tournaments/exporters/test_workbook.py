@@ -208,3 +208,39 @@ def test_workbook_marks_provisional_rows_and_leaves_disputed_games_out_of_the_su
         scores = sum(r[g["Score"]] or 0 for r in data_rows(games) if r[g["Declarer"]] == seat)
         fines = sum(p[4] for p in penalties if p[2] == seat)
         assert row.game_points == scores + fines, row.player_name
+
+
+def test_workbook_series_sheet_is_the_series_standings_column_by_column(tournament, worked_table):
+    """Every cell of a series sheet against its series' standings and against the rules §2
+    worked sheet (seats 1–4 = A, B, C, D; game points, won, lost as in tests/helpers):
+    others' lost = the table's 8 lost games less the player's own; list points = game
+    points + 50 × won − 50 × lost + 30 × others' lost:
+    A 492 + 600 − 0 + 240 = 1332; C 660 + 500 − 50 + 210 = 1320;
+    B 628 + 600 − 100 + 180 = 1308; D −32 + 300 − 250 + 90 = 108."""
+    book = open_workbook(tournament)
+    ws = book["Series 1"]
+    header = next(ws.iter_rows(max_row=1, values_only=True))
+    column = {name: index for index, name in enumerate(header)}
+    names = ("Rank", "Player", "Table", "Won", "Lost", "Others' lost", "Game points", "Points")
+    shown = [tuple(row[column[name]] for name in names) for row in data_rows(ws)]
+    computed = [
+        (
+            r.rank,
+            r.player_name,
+            r.series[1].table,
+            r.won,
+            r.lost,
+            r.others_lost,
+            r.game_points,
+            r.list_points,
+        )
+        for r in series_standings(worked_table.series)
+    ]
+    assert shown == computed
+    seat = {s.number: s.player.name for s in worked_table.seats.select_related("player")}
+    assert shown == [
+        (1, seat[1], 1, 12, 0, 8, 492, 1332),
+        (2, seat[3], 1, 10, 1, 7, 660, 1320),
+        (3, seat[2], 1, 12, 2, 6, 628, 1308),
+        (4, seat[4], 1, 6, 5, 3, -32, 108),
+    ]
