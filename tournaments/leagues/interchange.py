@@ -23,7 +23,8 @@ Choices:
   is the site's of the document's slug (refused if it has another name), else of its name;
   a document without slugs gets new ones;
 - players on rosters are found by name within the team's club (the first by id), else
-  created; tournament players as `import_document` finds them;
+  created with the roster entry's `category` (optional); tournament players as
+  `import_document` finds them;
 - a league found by name is reused and gets the document's member clubs added; clubs are
   found by name or created;
 - venue secretaries and league directors are user accounts of an installation: not in
@@ -63,6 +64,7 @@ from tournaments.leagues.services import (
     teams_restore,
 )
 from tournaments.models import (
+    Category,
     Club,
     League,
     MatchDayConfirmation,
@@ -110,7 +112,13 @@ def export_season(season: Season) -> dict:
                 "name": team.name,
                 "club": team.club.name,
                 "roster": [
-                    {"name": entry.player.name, "substitute": entry.substitute} for entry in roster
+                    {
+                        "name": entry.player.name,
+                        "substitute": entry.substitute,
+                        # optional: a player who plays no match day has no archive to keep it
+                        **({"category": entry.player.category} if entry.player.category else {}),
+                    }
+                    for entry in roster
                 ],
             }
         )
@@ -231,6 +239,19 @@ class _Shape:
                 % {"n": SLUG_MAX},
             )
 
+    def category(self, mapping, place):
+        """An optional player's category (`Category`; absent: none)."""
+        if "category" in mapping and mapping["category"] not in Category.values:
+            self.error(
+                place,
+                _("%(field)s must be one of %(choices)s, not %(given)s")
+                % {
+                    "field": "category",
+                    "choices": ", ".join(Category.values),
+                    "given": _shown(mapping["category"]),
+                },
+            )
+
     def object(self, value, place) -> bool:
         if not isinstance(value, dict):
             self.error(place, _("must be a JSON object"))
@@ -295,6 +316,7 @@ class _Shape:
                     if self.object(entry, entry_place):
                         self.name(entry, "name", entry_place)
                         self.field(entry, "substitute", bool, entry_place, required=False)
+                        self.category(entry, entry_place)
         return names
 
     def match_day(self, day, place, team_names: set[str]):
@@ -455,15 +477,14 @@ def _rosters(entries: list[dict], clubs: list[Club]) -> list[list[tuple[Player, 
         found[player.club_id, player.name] = player  # the first by id is written last
     rosters = []
     for index, (entry, club) in enumerate(zip(entries, clubs, strict=True)):
-        new = list(
-            dict.fromkeys(
-                member["name"]
-                for member in entry["roster"]
-                if (club.pk, member["name"]) not in found
-            )
-        )
+        new: dict[str, str] = {}  # name: category (of its first entry)
+        for member in entry["roster"]:
+            if (club.pk, member["name"]) not in found:
+                new.setdefault(member["name"], member.get("category", ""))
         try:
-            created = players_create([{"name": name, "club": club} for name in new])
+            created = players_create(
+                [{"name": name, "club": club, "category": c} for name, c in new.items()]
+            )
         except UserError as error:
             raise TeamError(error, index=index) from None
         for name, player in zip(new, created, strict=True):

@@ -35,6 +35,7 @@ from tournaments.models import (
     Payment,
     Penalty,
     Player,
+    RosterEntry,
     Season,
     Table,
     Team,
@@ -182,6 +183,15 @@ def _counts():
         (
             lambda d: d["match_days"][0]["venues"][0].update(name="x" * 121),
             "match_days[0].venues[0]: name: Ensure this value has at most 120 characters",
+        ),
+        (
+            lambda d: d["teams"][0]["roster"][0].update(category="kids"),
+            "teams[0].roster[0]: category must be one of ",
+        ),
+        (lambda d: d["season"].update(slug="liga 2026"), "season: slug must be a short name"),
+        (
+            lambda d: d["season"]["league"].update(slug=["liga"]),
+            "season.league: slug must be a short name",
         ),
         (
             # a confirmed match day with a sheet short of a game (its archive says: open)
@@ -430,6 +440,11 @@ def _restorable(season: Season) -> dict:
     return {
         "slug": season.slug,
         "league": season.league.slug,
+        "rosters": sorted(
+            RosterEntry.objects.filter(team__season=season).values_list(
+                "team__name", "player__name", "substitute", "player__category"
+            )
+        ),
         "tables": tables_json(season_tables(season)),
         "days": days,
     }
@@ -472,6 +487,7 @@ def test_a_rich_season_moves_whole_with_every_match_day_and_address(rich, client
         for part, value in day.items():
             assert after["days"][slug][part] == value, (slug, part)
     assert after["tables"] == before["tables"]
+    assert after["rosters"] == before["rosters"]  # substitutes who never played too
     for address in addresses:  # the public pages and the API at the old addresses
         assert client.get(address, follow=True).status_code == 200, address
 
