@@ -217,14 +217,20 @@ def generate_club(
 
 
 def halved(document: dict) -> dict:
-    """The first half of the season's match days, renamed (season, match days) so that it
-    imports beside the whole season."""
+    """The first half of the season's match days, renamed (season, match days) and without
+    the whole season's addresses (slugs) and phone rows, so that it imports beside it."""
     half = json.loads(json.dumps(document))
     half["season"]["name"] += " (half)"
+    half["season"].pop("slug", None)
     half["season"]["closed"] = False
     half["match_days"] = half["match_days"][: len(half["match_days"]) // 2]
     for day in half["match_days"]:
         day["tournament"]["tournament"]["name"] += " (half)"
+        archive = day["tournament"].get("archive", {})
+        archive.get("tournament", {}).pop("slug", None)
+        for series in archive.get("series", []):
+            for table in series.get("tables", []):
+                table["client_ids"] = {}
     return half
 
 

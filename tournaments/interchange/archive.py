@@ -58,7 +58,14 @@ SEASON_FIELDS = ("slug", "name", "teams_best_n")
 PLAYER_FIELDS = ("id", "category", "federation_number")
 REGISTRATION_FIELDS = ("player", "lot")
 FEE_FIELDS = ("entry_fee", "table_fee", "lost_game_fee", "lost_game_fee_high")
-MONEY_FIELDS = ("currency", *FEE_FIELDS, "lost_game_fee_from", "prizes", "payments")
+MONEY_FIELDS = (
+    "currency",
+    *FEE_FIELDS,
+    "lost_game_fee_from",
+    "prizes_split_ties",
+    "prizes",
+    "payments",
+)
 PRIZE_FIELDS = ("scope", "series", "category", "rank", "amount", "share")
 PAYMENT_FIELDS = ("player", "kind", "amount", "note", "at", "by")
 SERIES_FIELDS = ("number", "draw_seed", "draw_method", "keep_apart", "status", "started", "tables")
@@ -405,6 +412,8 @@ class _ArchiveChecker:
         )
         if problem is not None:
             self.c.error(place, str(problem))
+        if "prizes_split_ties" in data:  # (an older archive without it: the site's default)
+            money["prizes_split_ties"] = self.c.boolean(place, data, "prizes_split_ties", False)
         self.plan.money = money
         ranks: dict[tuple, int] = {}
         for index, entry in enumerate(self.c.list_of(place, data, "prizes", required=False)):

@@ -111,6 +111,7 @@ def archive_export(tournament: Tournament, ids: dict[int, str]) -> dict:
             "currency": tournament.currency,
             **{name: _amount(getattr(tournament, name)) for name in FEE_FIELDS},
             "lost_game_fee_from": tournament.lost_game_fee_from,
+            "prizes_split_ties": tournament.prizes_split_ties,
             "prizes": [
                 {
                     "scope": prize.scope,

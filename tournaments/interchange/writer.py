@@ -156,6 +156,14 @@ class _Writer:
         self.stack.enter_context(transaction.atomic(savepoint=self.in_season is None))
         slug = self.slug()
         existing = Tournament.objects.select_for_update().filter(slug=slug).first()
+        if existing is not None and self.in_season is not None:
+            # A season document's match day keeps its slug (its addresses); there is no
+            # replacing within a season import.
+            self.refuse(
+                _("the site already has a tournament '%(slug)s': nothing was imported")
+                % {"slug": slug}
+            )
+            return
         if existing is not None and not self.replace:
             self.refuse(
                 _(
@@ -259,7 +267,8 @@ class _Writer:
                 for key, value in archive.tournament.items()
                 if key in ("published", "double_entry", "team_best_n")
             }
-            season = self.season(archive.season, owner)
+            if self.in_season is None:  # (a match day's season is the document's)
+                season = self.season(archive.season, owner)
         if self.in_season is not None:
             season = self.in_season
         if self.published is not None:

@@ -1,12 +1,13 @@
 """The season document `skat-season/1`: a season with its owner, teams and rosters, and
-its match days, each holding its tournament as a `skat-tournament/1` document
-(`tournaments.interchange`) with the venues that played it.
+its match days, each holding its tournament as a `skat-tournament/1` document with its
+archive (`tournaments.interchange`) and the venues that played it.
 
-Export writes what identifies a season anywhere (names, not database ids, slugs or user
-accounts); import is all-or-nothing: the document is checked first, every match day goes
-through the tournament import (`interchange.writer.import_source`), and any problem is
-raised as one `SeasonDocumentError` with located messages ("match_days[2].venues[0]: ...")
-while nothing is written. Export → import → export gives the same bytes (`season_text`).
+Export writes what identifies a season anywhere (names and the addresses' slugs, not
+database ids or user accounts); import is all-or-nothing: the document is checked first,
+every match day goes through the tournament import (`interchange.writer.import_source`),
+and any problem is raised as one `SeasonDocumentError` with located messages
+("match_days[2].venues[0]: ...") while nothing is written. Export → import → export gives
+the same bytes (`season_text`).
 
 `import_season_file` reads a file as the tournament import does (`interchange.stream`):
 an outline of the whole season without its games, then one stream of the match days'
@@ -17,8 +18,13 @@ and confirmations are written together by `leagues.services.match_days_restore` 
 queries for the season, not a dozen per venue and day).
 
 Choices:
+- the season's slug and each match day's (its archive's) are kept: one the site already
+  has is refused, never renamed (the public and API addresses are the season's); a league
+  is the site's of the document's slug (refused if it has another name), else of its name;
+  a document without slugs gets new ones;
 - players on rosters are found by name within the team's club (the first by id), else
-  created; tournament players as `import_document` finds them;
+  created with the roster entry's `category` (optional); tournament players as
+  `import_document` finds them;
 - a league found by name is reused and gets the document's member clubs added; clubs are
   found by name or created;
 - venue secretaries and league directors are user accounts of an installation: not in
@@ -33,6 +39,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -56,6 +64,7 @@ from tournaments.leagues.services import (
     teams_restore,
 )
 from tournaments.models import (
+    Category,
     Club,
     League,
     MatchDayConfirmation,
@@ -71,6 +80,7 @@ from tournaments.registry.services import (
 )
 
 FORMAT = "skat-season/1"
+SLUG_MAX = 80  # Season.slug, League.slug
 SETTINGS = ("teams_best_n", "team_size", "substitutes", "min_series", "best_series")
 
 
@@ -86,6 +96,7 @@ def export_season(season: Season) -> dict:
         owner = {
             "league": {
                 "name": season.league.name,
+                "slug": season.league.slug,
                 "clubs": sorted(season.league.clubs.values_list("name", flat=True)),
             }
         }
@@ -101,7 +112,13 @@ def export_season(season: Season) -> dict:
                 "name": team.name,
                 "club": team.club.name,
                 "roster": [
-                    {"name": entry.player.name, "substitute": entry.substitute} for entry in roster
+                    {
+                        "name": entry.player.name,
+                        "substitute": entry.substitute,
+                        # optional: a player who plays no match day has no archive to keep it
+                        **({"category": entry.player.category} if entry.player.category else {}),
+                    }
+                    for entry in roster
                 ],
             }
         )
@@ -133,15 +150,16 @@ def export_season(season: Season) -> dict:
                 "published": day.published,
                 "confirmed": MatchDayConfirmation.objects.filter(tournament=day).exists(),
                 "venues": venues,
-                # The contract's form: the season document itself says what the tournament
-                # archive would (its season, host, publication).
-                "tournament": export_document(day, archive=False),
+                # The whole match day with its archive (money, payments, draw seeds, action
+                # log, players' categories, its slug): what `export_tournament` writes.
+                "tournament": export_document(day),
             }
         )
     return {
         "format": FORMAT,
         "season": {
             "name": season.name,
+            "slug": season.slug,
             **owner,
             "settings": {name: getattr(season, name) for name in SETTINGS},
             "closed": season.is_closed,
@@ -205,6 +223,35 @@ class _Shape:
             return False
         return True
 
+    def slug(self, mapping, place):
+        """An optional slug (`slug`): the address the season or league keeps on import."""
+        if "slug" not in mapping:
+            return
+        value = mapping["slug"]
+        try:
+            if not isinstance(value, str) or len(value) > SLUG_MAX:
+                raise ValidationError("")
+            validate_slug(value)
+        except ValidationError:
+            self.error(
+                place,
+                _("slug must be a short name of letters, digits, - and _ (at most %(n)s)")
+                % {"n": SLUG_MAX},
+            )
+
+    def category(self, mapping, place):
+        """An optional player's category (`Category`; absent: none)."""
+        if "category" in mapping and mapping["category"] not in Category.values:
+            self.error(
+                place,
+                _("%(field)s must be one of %(choices)s, not %(given)s")
+                % {
+                    "field": "category",
+                    "choices": ", ".join(Category.values),
+                    "given": _shown(mapping["category"]),
+                },
+            )
+
     def object(self, value, place) -> bool:
         if not isinstance(value, dict):
             self.error(place, _("must be a JSON object"))
@@ -227,10 +274,12 @@ class _Shape:
         if not self.object(season, "season"):
             return
         self.name(season, "name", "season")
+        self.slug(season, "season")
         if "league" in season:
             league = season["league"]
             if self.object(league, "season.league"):
                 self.name(league, "name", "season.league")
+                self.slug(league, "season.league")
                 if self.field(league, "clubs", list, "season.league"):
                     for i, club in enumerate(league["clubs"]):
                         self.name({"club": club}, "club", f"season.league.clubs[{i}]")
@@ -267,6 +316,7 @@ class _Shape:
                     if self.object(entry, entry_place):
                         self.name(entry, "name", entry_place)
                         self.field(entry, "substitute", bool, entry_place, required=False)
+                        self.category(entry, entry_place)
         return names
 
     def match_day(self, day, place, team_names: set[str]):
@@ -316,6 +366,29 @@ def _check(doc) -> list[str]:
         for i, day in enumerate(doc["match_days"]):
             shape.match_day(day, f"match_days[{i}]", team_names)
     return shape.problems[:MAX_MESSAGES]
+
+
+def _free_season_slug(slug: str | None) -> str | None:
+    """The document's season slug, refused when the site has a season of that slug: its
+    public and API addresses are the season's, a second one cannot have them too."""
+    if slug is not None and Season.objects.filter(slug=slug).exists():
+        raise UserError(
+            _("the site already has a season '%(slug)s': nothing was imported") % {"slug": slug}
+        )
+    return slug
+
+
+def _league(meta: dict) -> League | None:
+    """The site's league of the document: the one of its slug (refused when that league has
+    another name), else the one of its name (that league's slug stays), else None."""
+    slug = meta.get("slug")
+    league = None if slug is None else League.objects.filter(slug=slug).first()
+    if league is not None and league.name != meta["name"]:
+        raise UserError(
+            _("the site's league '%(slug)s' is %(name)s, not %(document)s: nothing was imported")
+            % {"slug": slug, "name": _shown(league.name), "document": _shown(meta["name"])}
+        )
+    return league or League.objects.filter(name=meta["name"]).first()
 
 
 def _club(name: str, found: dict[str, Club]) -> Club:
@@ -404,15 +477,14 @@ def _rosters(entries: list[dict], clubs: list[Club]) -> list[list[tuple[Player, 
         found[player.club_id, player.name] = player  # the first by id is written last
     rosters = []
     for index, (entry, club) in enumerate(zip(entries, clubs, strict=True)):
-        new = list(
-            dict.fromkeys(
-                member["name"]
-                for member in entry["roster"]
-                if (club.pk, member["name"]) not in found
-            )
-        )
+        new: dict[str, str] = {}  # name: category (of its first entry)
+        for member in entry["roster"]:
+            if (club.pk, member["name"]) not in found:
+                new.setdefault(member["name"], member.get("category", ""))
         try:
-            created = players_create([{"name": name, "club": club} for name in new])
+            created = players_create(
+                [{"name": name, "club": club, "category": c} for name, c in new.items()]
+            )
         except UserError as error:
             raise TeamError(error, index=index) from None
         for name, player in zip(new, created, strict=True):
@@ -439,16 +511,23 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
             meta = doc["season"]
             found: dict[str, Club] = {}  # clubs by name (a league's teams name its clubs)
             settings = {k: meta["settings"].get(k) for k in SETTINGS if k in meta["settings"]}
+            slug = _free_season_slug(meta.get("slug"))
             if "league" in meta:
                 clubs = [_club(name, found) for name in meta["league"]["clubs"]]
-                league = League.objects.filter(name=meta["league"]["name"]).first()
+                place = "season.league"
+                league = _league(meta["league"])
                 if league is None:
-                    league = league_create(name=meta["league"]["name"], clubs=clubs)
+                    league = league_create(
+                        name=meta["league"]["name"], slug=meta["league"].get("slug"), clubs=clubs
+                    )
                 else:
                     league.clubs.add(*clubs)
-                season = league_season_create(league=league, name=meta["name"])
+                place = "season"
+                season = league_season_create(league=league, name=meta["name"], slug=slug)
             else:
-                season = season_create(club=_club(meta["club"], found), name=meta["name"])
+                season = season_create(
+                    club=_club(meta["club"], found), name=meta["name"], slug=slug
+                )
             if settings:
                 season = season_update(season=season, **settings)
             days, rows = [], GameRows()

@@ -1,7 +1,8 @@
 """Interchange documents the tests read: the example of interchange.md, two tables, the
 rules §2 worked example; `counts` of the rows an import writes; two faults of a document
 (`without_clubs`, `seated_twice`); `row_counts` of every table (nothing written by a
-refused import) and `text_of` a tournament as its exported document.
+refused import), `text_of` a tournament as its exported document, and what a restore must
+give back read from the database (`settings_of`, `fees_due_of`).
 
 """
 
@@ -11,6 +12,7 @@ from django.apps import apps
 
 from tournaments.interchange import export_document
 from tournaments.models import Club, Game, Penalty, Player, Registration, Series, Table, Tournament
+from tournaments.money.selectors import tournament_money
 
 
 def contract_example():
@@ -161,3 +163,48 @@ def row_counts() -> dict[str, int]:
 def text_of(tournament) -> str:
     """The tournament's exported document as text."""
     return json.dumps(export_document(tournament), ensure_ascii=False, indent=2)
+
+
+# The row's own bookkeeping (its id, when it was written, the caches' keys), not settings.
+NOT_SETTINGS = {"id", "club", "season", "created", "version", "changed", "layout"}
+
+
+def settings_of(tournament) -> dict:
+    """Every setting a restore must give back, read from the database: the tournament's
+    own fields, its club by name and its season by slug."""
+    tournament = Tournament.objects.select_related("club", "season").get(pk=tournament.pk)
+    values = {
+        f.name: getattr(tournament, f.attname)
+        for f in Tournament._meta.concrete_fields
+        if f.name not in NOT_SETTINGS
+    }
+    values["club"] = tournament.club.name
+    values["season"] = tournament.season.slug if tournament.season else None
+    return values
+
+
+def fees_due_of(tournament) -> dict:
+    """What each player owes, paid and won, and the cash summary: the money page's figures
+    (`money.selectors.tournament_money`), by player name."""
+    money = tournament_money(Tournament.objects.get(pk=tournament.pk))
+    return {
+        "rows": [
+            (
+                r.player_name,
+                r.club,
+                r.category,
+                r.lost_by_series,
+                r.entry_fee,
+                r.table_fees,
+                r.lost_game_fees,
+                r.paid_in,
+                r.refunded,
+                r.prizes_paid,
+                r.total_due,
+                r.balance,
+            )
+            for r in money.rows
+        ],
+        "prizes": [(p.title, p.amount, p.player_name, p.split) for p in money.prizes],
+        "summary": money.summary,
+    }

@@ -2,6 +2,7 @@
 double-entry state, draw seeds; export → import → export byte-identical with all of it."""
 
 import json
+from decimal import Decimal
 from io import StringIO
 
 import pytest
@@ -10,9 +11,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.tournaments.helpers import complete_tournament
-from tests.tournaments.interchange.documents import row_counts, text_of
+from tests.tournaments.interchange.documents import fees_due_of, row_counts, settings_of, text_of
 from tournaments.interchange import InterchangeError, export_document, import_document
 from tournaments.models import ActionLog, GameChange, Payment, PenaltyChange, SheetCopy, Tournament
+from tournaments.registry.services import tournament_update
 from tournaments.sheets.selectors import disputed_games, table_sheet
 from tournaments.standings.selectors import tournament_standings
 
@@ -84,6 +86,26 @@ def test_export_import_export_is_byte_identical_with_the_archive(complete):
     logged = ActionLog.objects.filter(tournament=again)
     assert logged.count() == len(json.loads(before)["archive"]["director_actions"]) >= 5
     assert logged.filter(user__username="secretary", club=again.club).exists()
+
+
+def test_a_restored_tournament_has_the_settings_and_fees_due_of_the_original(complete):
+    """Read from the database, not only export against export: a setting the archive
+    dropped would leave both exports alike and the restored tournament wrong. The fees are
+    tiered (0.50 a lost game, from the 4th lost game of a series 1.00) and tied players
+    share their prizes."""
+    complete = tournament_update(tournament=complete, prizes_split_ties=True)
+    settings, fees = settings_of(complete), fees_due_of(complete)
+    assert settings["lost_game_fee_from"] == 4
+    assert settings["lost_game_fee_high"] == Decimal("1.00")
+    assert any(row[6] for row in fees["rows"])  # lost-game fees are due
+    before = text_of(complete)
+
+    again = import_document(json.loads(before), replace=True)  # the original deleted first
+
+    assert not Tournament.objects.filter(pk=complete.pk).exists()
+    assert settings_of(again) == settings
+    assert fees_due_of(again) == fees
+    assert text_of(again) == before
 
 
 def test_re_importing_the_same_document_changes_nothing_without_replace(complete):

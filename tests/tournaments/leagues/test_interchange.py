@@ -4,26 +4,48 @@ nothing; `manage.py standings --season` agrees with the season page."""
 import datetime
 import io
 import json
+from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from tests.factories import TournamentFactory
+from tests.tournaments.interchange.documents import fees_due_of, settings_of, text_of
 from tests.tournaments.leagues.helpers import play_series
+from tournaments.choices import Category
 from tournaments.leagues.interchange import (
     SeasonDocumentError,
     export_season,
     import_season,
     season_text,
 )
+from tournaments.leagues.selectors import season_tables, tables_json
 from tournaments.leagues.services import (
+    league_create,
     match_day_confirm,
     match_day_create,
     season_close,
     venue_create,
 )
-from tournaments.models import Game, Season, Table, Team, Tournament, Venue
+from tournaments.models import (
+    ActionLog,
+    Game,
+    Payment,
+    Penalty,
+    Player,
+    RosterEntry,
+    Season,
+    Table,
+    Team,
+    Tournament,
+    Venue,
+)
+from tournaments.money.services import payment_record, tournament_money_update
+from tournaments.registry.services import player_update, tournament_update
+from tournaments.sheets.services import penalty_record, table_close
+from tournaments.standings.selectors import tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -95,6 +117,13 @@ def test_the_document_names_the_season_its_teams_and_venues(confirmed):
     assert doc["match_days"][0]["tournament"]["format"] == "skat-tournament/1"
 
 
+def short_sheet(day: dict):
+    """The match day's first sheet a game short and, in its archive, still open."""
+    tournament = day["tournament"]
+    tournament["series"][0]["tables"][0]["games"].pop()
+    tournament["archive"]["series"][0]["tables"][0]["closed"] = False
+
+
 def _counts():
     return (
         Season.objects.count(),
@@ -156,8 +185,17 @@ def _counts():
             "match_days[0].venues[0]: name: Ensure this value has at most 120 characters",
         ),
         (
-            # a confirmed match day with a sheet short of a game
-            lambda d: d["match_days"][0]["tournament"]["series"][0]["tables"][0]["games"].pop(),
+            lambda d: d["teams"][0]["roster"][0].update(category="kids"),
+            "teams[0].roster[0]: category must be one of ",
+        ),
+        (lambda d: d["season"].update(slug="liga 2026"), "season: slug must be a short name"),
+        (
+            lambda d: d["season"]["league"].update(slug=["liga"]),
+            "season.league: slug must be a short name",
+        ),
+        (
+            # a confirmed match day with a sheet short of a game (its archive says: open)
+            lambda d: short_sheet(d["match_days"][0]),
             "match_days[0]: Every sheet must be closed first; still open: series 1 table 1 (",
         ),
     ],
@@ -281,7 +319,7 @@ def test_a_team_named_twice_at_a_venue_plays_there_once(two_days, tmp_path):
 def test_an_error_of_an_earlier_match_day_is_the_one_reported(two_days):
     """The match days' venues and confirmations are checked day by day, in document order."""
     doc = export_season(two_days)
-    doc["match_days"][0]["tournament"]["series"][0]["tables"][0]["games"].pop()
+    short_sheet(doc["match_days"][0])
     doc["match_days"][1]["venues"][1]["tables"][0]["tables"].append(1)
     remove(two_days)
     with pytest.raises(SeasonDocumentError, match=r"^match_days\[0\]: Every sheet must be"):
@@ -311,3 +349,189 @@ def test_match_days_of_other_bonuses_keep_their_own_values(confirmed, teams, tmp
     path.write_text(season_text(confirmed.season), encoding="utf-8")
     remove(confirmed.season)
     assert _game_values(imported_file(path)) == values
+
+
+# --------------------------------------------------------------------------------------
+# A rich season moved to another site: every match day whole, every address kept
+# --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def rich(match_day, teams, zeitz, secretary):
+    """Two match days of the league season at two venues each, with everything a club
+    keeps: an entry fee of 5.00, a tiered lost-game fee, tied players sharing prizes, a
+    payment, seeded draws, penalties, action log entries (settings, draws, penalties,
+    payments, closed sheets) and players' categories."""
+    second = match_day_create(
+        season=match_day.season,
+        name="2. Spieltag",
+        date=datetime.date(2026, 10, 17),
+        club=zeitz,
+        slug="liga-2",
+        published=True,
+        games_per_series_4=4,
+        games_per_series_3=3,
+    )
+    venue_create(tournament=second, name="Zeitz", teams=[teams["Altenburg I"], teams["Zeitz II"]])
+    venue_create(
+        tournament=second, name="Altenburg", teams=[teams["Altenburg II"], teams["Zeitz I"]]
+    )
+    for team in teams.values():
+        for index, entry in enumerate(team.roster.order_by("pk")):
+            category = (Category.LADIES, Category.SENIORS, "")[index % 3]
+            player_update(player=entry.player, category=category)
+    for day, seeds in ((match_day, (7, 8)), (second, (11,))):
+        tournament_update(tournament=day, prizes_split_ties=True, user=secretary)
+        tournament_money_update(
+            tournament=day,
+            user=secretary,
+            entry_fee=Decimal("5.00"),
+            table_fee=Decimal("0.50"),
+            lost_game_fee=Decimal("0.50"),
+            lost_game_fee_from=2,
+            lost_game_fee_high=Decimal("1.00"),
+        )
+        for seed in seeds:
+            series = play_series(day, seed=seed, close=False)
+            first = series.tables.order_by("number").first()
+            penalty_record(table=first, seat=2, points=-10, reason="Reizfehler", user=secretary)
+            for table in series.tables.order_by("number"):
+                table_close(table=table, user=secretary)
+        registration = day.registrations.order_by("player__name").first()
+        payment_record(
+            registration=registration, kind="fees", amount="5.00", note="bar", user=secretary
+        )
+        match_day_confirm(tournament=day)
+    return match_day.season
+
+
+def _restorable(season: Season) -> dict:
+    """What the season's site shows and keeps, read from the database (not the export)."""
+    days = {}
+    for day in season.tournaments.order_by("date"):
+        days[day.slug] = {
+            "document": text_of(day),
+            "settings": settings_of(day),
+            "fees": fees_due_of(day),
+            "standings": [
+                (r.rank, r.player_name, r.club, r.team, r.category, r.list_points, r.lot)
+                + (r.game_points, r.won, r.lost, r.others_lost)
+                for r in tournament_standings(day)
+            ],
+            "seeds": list(day.series.order_by("number").values_list("number", "draw_seed")),
+            "log": list(
+                ActionLog.objects.filter(tournament=day)
+                .order_by("at", "id")
+                .values_list("kind", "at", "user__username", "series_number", "details")
+            ),
+            "payments": list(
+                Payment.objects.filter(registration__tournament=day)
+                .order_by("id")
+                .values_list("registration__player__name", "kind", "amount", "note", "at")
+            ),
+            "categories": dict(day.registrations.values_list("player__name", "player__category")),
+            "penalties": list(
+                Penalty.objects.filter(table__series__tournament=day)
+                .order_by("table__series__number", "table__number", "id")
+                .values_list("table__series__number", "table__number", "seat", "points")
+            ),
+            "venues": sorted(day.venues.values_list("name", flat=True)),
+        }
+    return {
+        "slug": season.slug,
+        "league": season.league.slug,
+        "rosters": sorted(
+            RosterEntry.objects.filter(team__season=season).values_list(
+                "team__name", "player__name", "substitute", "player__category"
+            )
+        ),
+        "tables": tables_json(season_tables(season)),
+        "days": days,
+    }
+
+
+def wipe(season: Season):
+    """The season gone from the site with its league and its players (their categories
+    with them): only a restore can give those back."""
+    league = season.league
+    players = [entry.player_id for team in season.teams.all() for entry in team.roster.all()]
+    remove(season)
+    league.delete()
+    Player.objects.filter(pk__in=players).delete()
+
+
+def test_a_rich_season_moves_whole_with_every_match_day_and_address(rich, client, tmp_path):
+    before = _restorable(rich)
+    text = season_text(rich)
+    addresses = [rich.get_absolute_url(), f"/api/v1/seasons/{rich.slug}"]
+    for day in rich.tournaments.all():
+        addresses += [day.get_absolute_url(), f"/api/v1/tournaments/{day.slug}/standings"]
+    first = before["days"]["liga-1"]
+    assert first["settings"]["entry_fee"] == Decimal("5.00")
+    assert first["settings"]["lost_game_fee_high"] == Decimal("1.00")
+    assert all(seed for _number, seed in first["seeds"])
+    assert first["payments"] and first["penalties"] and len(first["log"]) > 5
+    assert set(first["categories"].values()) == {"ladies", "seniors", ""}
+    path = tmp_path / "season.json"
+    path.write_text(text, encoding="utf-8")
+    wipe(rich)
+
+    copy = imported_file(path)
+
+    assert season_text(copy) == text
+    after = _restorable(copy)
+    assert after["slug"] == before["slug"] == "liga-2026-27"
+    assert after["league"] == before["league"]
+    assert list(after["days"]) == list(before["days"]) == ["liga-1", "liga-2"]
+    for slug, day in before["days"].items():
+        for part, value in day.items():
+            assert after["days"][slug][part] == value, (slug, part)
+    assert after["tables"] == before["tables"]
+    assert after["rosters"] == before["rosters"]  # substitutes who never played too
+    for address in addresses:  # the public pages and the API at the old addresses
+        assert client.get(address, follow=True).status_code == 200, address
+
+
+def test_an_older_season_document_without_slugs_and_archives_still_imports(rich):
+    """A document of before the slugs and archives: new addresses, the contract's choices."""
+    doc = export_season(rich)
+    del doc["season"]["slug"], doc["season"]["league"]["slug"]
+    for day in doc["match_days"]:
+        del day["tournament"]["archive"]
+    wipe(rich)
+    copy = import_season(doc)
+    assert copy.slug != "liga-2026-27"
+    assert copy.tournaments.count() == 2
+    assert not copy.tournaments.filter(slug__in=["liga-1", "liga-2"]).exists()
+
+
+def _take_league_slug(season):
+    """The league's slug given, on the new site, to a league of another name."""
+    slug = season.league.slug
+    wipe(season)
+    league_create(name="Westsächsische Liga", slug=slug)
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (lambda season: None, "season: the site already has a season 'liga-2026-27'"),
+        (
+            lambda season: (
+                wipe(season),
+                TournamentFactory(slug="liga-2"),
+            ),
+            "match_days[1]: the site already has a tournament 'liga-2': nothing was imported",
+        ),
+        (_take_league_slug, "season.league: the site's league 'ostthuringer-liga' is "),
+    ],
+)
+def test_a_slug_the_site_has_is_refused_never_renamed(rich, spoil, message):
+    doc = export_season(rich)
+    spoil(rich)
+    before = _counts()
+    with pytest.raises(SeasonDocumentError) as caught:
+        import_season(doc)
+    assert str(caught.value).startswith(message)
+    assert "\n" not in str(caught.value)
+    assert _counts() == before
