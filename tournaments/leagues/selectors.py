@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from tournaments import permissions
+from tournaments.collation import alpha_key
 from tournaments.leagues.sql import best_series, day_totals, registrations, venue_teams
 from tournaments.models import (
     Player,
@@ -125,7 +126,7 @@ class PlayerRow:
         return f"{self.series_counted}/{self.series_played}"
 
     def sort_key(self):
-        return (-self.list_points, -self.won, self.lost, self.name.casefold())
+        return (-self.list_points, -self.won, self.lost, alpha_key(self.name))
 
 
 @dataclass
@@ -255,7 +256,7 @@ def _day_table(day: Tournament, season: Season, reads: _SeasonReads) -> DayTable
         by_points[total.list_points].append(total)
     results, place = [], 1
     for points in sorted(by_points, reverse=True):
-        group = sorted(by_points[points], key=lambda t: t.team.casefold())
+        group = sorted(by_points[points], key=lambda t: alpha_key(t.team))
         won, lost = match_day_points(place, len(totals), tied=len(group))
         results += [
             DayTeam(
@@ -422,7 +423,7 @@ def _team_row(name: str, club: str) -> TeamRow:
 
 
 def _rank_teams(rows) -> list[TeamRow]:
-    ordered = sorted(rows, key=lambda r: (r.sort_key(), r.team.casefold()))
+    ordered = sorted(rows, key=lambda r: (r.sort_key(), alpha_key(r.team)))
     for index, row in enumerate(ordered):
         before = ordered[index - 1] if index else None
         row.rank = before.rank if before and before.sort_key() == row.sort_key() else index + 1
