@@ -76,6 +76,30 @@ class RamschRule(models.TextChoices):
     NONE = "", _("the rule set's own: NA league ramsch (rules §3.5), ISPA none (rules §1.6)")
 
 
+# The rule set each ramsch variant belongs to (`scoring.variants`): Gewinner-Ramsch is an
+# ISPA house rule, the league and Hoyle ramsch are North American.
+RAMSCH_RULE_SETS = {
+    RamschRule.LEAGUE.value: RuleSet.NA.value,
+    RamschRule.HOYLE.value: RuleSet.NA.value,
+    RamschRule.GEWINNER.value: RuleSet.ISPA.value,
+}
+
+
+def ramsch_rule_refusal(rules: str, ramsch_rule: str) -> str:
+    """Why `ramsch_rule` cannot be a setting under `rules` ("" when it can): the message
+    the form, the services and the imports show."""
+    if not ramsch_rule or RAMSCH_RULE_SETS.get(ramsch_rule, rules) == rules:
+        return ""
+    if ramsch_rule == RamschRule.GEWINNER:
+        return str(
+            _(
+                "Gewinner-Ramsch is an ISPA house rule: North American tournaments score a "
+                "ramsch by the league rule (rules §3.5) or Hoyle's."
+            )
+        )
+    return str(_("Hoyle's ramsch and the league ramsch are North American rules (rules §3.5)."))
+
+
 # The tables of five: North American only (rules §3.6).
 TABLE_SIZES = (3, 4, 5)
 MAX_SEATS = max(TABLE_SIZES)

@@ -11,7 +11,8 @@ only wrap these for templates), so that a figure reads the same everywhere:
   exact Fraction the selectors give is written with a fraction sign, the same in every
   language, never rounded through a float.
 - `describe`: a stored game as a sheet row in words, "♣ Clubs with 2, hand — 95 pts".
-- `surname_key`: how a list of players is ordered A–Z, by surname.
+- `surname_key`: how a list of players is ordered A–Z, by surname (the German way,
+  `tournaments.collation`).
 """
 
 from decimal import Decimal
@@ -21,6 +22,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
+from tournaments.collation import fold
 from tournaments.models import GameType, RamschResult, Trump
 
 MINUS = "−"
@@ -169,7 +171,7 @@ def surname_key(name: str) -> tuple[str, str]:
         surname, _comma, given = name.partition(",")
     else:
         given, _space, surname = name.rpartition(" ")
-    return surname.strip().casefold(), given.strip().casefold()
+    return fold(surname.strip()), fold(given.strip())
 
 
 # Under the standings wherever a figure may include phone games not yet confirmed (the

@@ -58,8 +58,11 @@ ROOT = {
     "validators": SHARED,
     "qr": SHARED,  # QR codes of addresses (segno)
     "lifecycle": SHARED,  # a finished tournament refuses writes (one guard)
+    "phrases": SHARED,  # generated sentences: stored as what happened, said when shown
+    "collation": SHARED,  # the German A–Z order of every list of names
     "games": GAMES,  # the one bridge to the rules engine
     "shared_views": PAGES,  # what several subjects' views share
+    "alphabetical_fields": PAGES,  # forms' choice fields listed A–Z (collation)
     "admin": TOP,
     "demo": TOP,
     "urls_admin": TOP,

@@ -4,6 +4,7 @@ league."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.alphabetical_fields import list_alphabetically
 from tournaments.models import Club
 
 
@@ -20,6 +21,10 @@ class LeagueForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        list_alphabetically(self.fields["clubs"])
 
 
 class InviteForm(forms.Form):

@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from tournaments.accounts.models import Invitation, Role
+from tournaments.collation import alphabetical, username_of
 from tournaments.models import ActionLog, Club, League, Venue
 
 Kind = ActionLog.Kind
@@ -53,16 +54,15 @@ def site_is_new() -> bool:
     return not get_user_model().objects.exists()
 
 
-def people():
-    """Every account with its roles prefetched (`clubs`, `leagues`, `venues`)."""
-    return (
-        get_user_model()
-        .objects.order_by("username")
-        .prefetch_related(
+def people() -> list:
+    """Every account A–Z with its roles prefetched (`clubs`, `leagues`, `venues`)."""
+    return alphabetical(
+        get_user_model().objects.prefetch_related(
             "clubs",
             "leagues",
             Prefetch("venues", queryset=Venue.objects.select_related("tournament")),
-        )
+        ),
+        key=username_of,
     )
 
 

@@ -23,6 +23,7 @@ from django.views.generic import TemplateView
 from tournaments import permissions
 from tournaments.accounts import forms, selectors, services
 from tournaments.accounts.models import Invitation, Role
+from tournaments.collation import alphabetical, name_of, username_of
 from tournaments.errors import UserError
 from tournaments.log.services import Replay, once_key
 from tournaments.models import Club, League, Venue
@@ -80,7 +81,7 @@ class SiteClubsView(SiteMixin, CreatePageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["clubs"] = Club.objects.prefetch_related("secretaries")
+        context["clubs"] = alphabetical(Club.objects.prefetch_related("secretaries"), key=name_of)
         return context
 
     def create(self, data, *, key):
@@ -94,7 +95,9 @@ class SiteLeaguesView(SiteMixin, CreatePageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["leagues"] = League.objects.prefetch_related("clubs", "directors")
+        context["leagues"] = alphabetical(
+            League.objects.prefetch_related("clubs", "directors"), key=name_of
+        )
         return context
 
     def create(self, data, *, key):
@@ -112,8 +115,8 @@ class SitePeopleView(SiteMixin, TemplateView):
         context.update(
             people=selectors.people(),
             invitations=selectors.pending_invitations(),
-            clubs=Club.objects.all(),
-            leagues=League.objects.all(),
+            clubs=alphabetical(Club.objects.all(), key=name_of),
+            leagues=alphabetical(League.objects.all(), key=name_of),
         )
         return context
 
@@ -147,7 +150,7 @@ class ClubPeopleView(LoginRequiredMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         context.update(
             club=self.club,
-            secretaries=self.club.secretaries.order_by("username"),
+            secretaries=alphabetical(self.club.secretaries.all(), key=username_of),
             invitations=selectors.pending_invitations(club=self.club),
             lines=selectors.people_log(club=self.club)[:200],
         )
@@ -178,7 +181,7 @@ class LeaguePeopleView(LoginRequiredMixin, TemplateView):
             league=self.league,
             seasons=self.league.seasons.order_by("-pk"),
             season_form=kwargs.get("season_form") or forms.LeagueSeasonForm(),
-            directors=self.league.directors.order_by("username"),
+            directors=alphabetical(self.league.directors.all(), key=username_of),
             venues=venues,
             invitations=selectors.pending_invitations(league=self.league, venues=venues),
             lines=selectors.people_log(league=self.league)[:200],

@@ -32,6 +32,7 @@ from tournaments.lifecycle import check_not_finished
 from tournaments.log.services import Kind, action_record
 from tournaments.models import Game, GameChange, Series, SheetCopy, Table, Tournament
 from tournaments.permissions import acting_user
+from tournaments.phrases import phrase, phrases_of
 from tournaments.sheets.services import (
     check_row_number,
     check_series_open,
@@ -47,7 +48,7 @@ FIRST_KEEPER, SECOND_KEEPER = 1, 2
 
 def keeper_name(table: Table, keeper: int) -> str:
     """Who keyed a row through a link, as the history shows it (no account behind it)."""
-    return _("list keeper %(k)s of table %(t)s (phone)") % {"k": keeper, "t": table.number}
+    return phrase("keeper", keeper=keeper, table=table.number)
 
 
 def _new_token() -> str:
@@ -312,7 +313,10 @@ def game_record_at_table(
             by_name=keeper_name(table, FIRST_KEEPER),
             # The phone's id stays in the history: a late resend of a deleted row is known.
             diff=jsonable({**game_snapshot(game), "client_id": str(client_id)}),
-            reason=_("table link"),
+            reason=phrase("table_link"),
+            phrases=phrases_of(
+                by_name=keeper_name(table, FIRST_KEEPER), reason=phrase("table_link")
+            ),
         )
         mark_started(table.series)
     return game, True
@@ -366,7 +370,10 @@ def sheet_copy_record(
             user=None,
             by_name=keeper_name(table, SECOND_KEEPER),
             diff=jsonable({**game_snapshot(game), "client_id": str(client_id)}),
-            reason=_("table link, second copy"),
+            reason=phrase("table_link_second"),
+            phrases=phrases_of(
+                by_name=keeper_name(table, SECOND_KEEPER), reason=phrase("table_link_second")
+            ),
         )
         mark_started(table.series)
     return row, True
@@ -407,6 +414,7 @@ def row_undo_at_table(*, table: Table, client_id, second_copy: bool = False) -> 
                 % {"n": number},
                 code="confirmed",
             )
+        taken_back = phrase("taken_back_second" if second_copy else "taken_back")
         GameChange.objects.create(
             table=table,
             game=None,
@@ -414,9 +422,8 @@ def row_undo_at_table(*, table: Table, client_id, second_copy: bool = False) -> 
             action=GameChange.Action.DELETED,
             user=None,
             diff=jsonable({**snapshot, "client_id": str(client_id)}),
-            reason=_("taken back on the phone, second copy")
-            if second_copy
-            else _("taken back on the phone"),
+            reason=taken_back,
+            phrases=phrases_of(reason=taken_back),
         )
         if second_copy:
             copy.rows = rows[:-1]
@@ -455,11 +462,8 @@ def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> in
                 )
         Game.objects.filter(pk__in=[g.pk for g in games]).update(provisional=False)
         write.stamp(*games)
-        reason = (
-            _("sheet confirmed by the second list keeper")
-            if second_keeper
-            else _("sheet confirmed")
-        )
+        reason = phrase("sheet_confirmed_second" if second_keeper else "sheet_confirmed")
+        by_name = keeper_name(table, SECOND_KEEPER) if second_keeper else ""
         GameChange.objects.bulk_create(
             GameChange(
                 table=table,
@@ -467,9 +471,10 @@ def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> in
                 game_number=game.number,
                 action=GameChange.Action.CORRECTED,
                 user=acting_user(user),
-                by_name=keeper_name(table, SECOND_KEEPER) if second_keeper else "",
+                by_name=by_name,
                 diff={"provisional": [True, False]},
                 reason=reason,
+                phrases=phrases_of(by_name=by_name, reason=reason),
             )
             for game in games
         )
@@ -477,7 +482,7 @@ def sheet_confirm(*, table: Table, user=None, second_keeper: bool = False) -> in
             tournament=table.series.tournament,
             kind=Kind.GAMES_CONFIRMED,
             user=user,
-            by_name=keeper_name(table, SECOND_KEEPER) if second_keeper else "",
+            by_name=by_name,
             table=table,
             details={"games": [g.number for g in games]},
             reason=reason,
@@ -568,7 +573,7 @@ def _settle_second(write: SheetWrite, row: CopyRow, user):
     """The second copy's version of a row, in the settlement's writing step (`write`): a
     correction of the game (`game_correct` joins the step), or the game entered."""
     table = write.table
-    reason = _("settled: the second copy's version")
+    reason = phrase("settled_second")
     if row.second is None:
         raise UserError(
             _(
@@ -601,6 +606,7 @@ def _settle_second(write: SheetWrite, row: CopyRow, user):
         user=acting_user(user),
         diff=jsonable(game_snapshot(game)),
         reason=reason,
+        phrases=phrases_of(reason=reason),
     )
 
 
@@ -619,7 +625,8 @@ def _settle_first(table: Table, row, copy_rows: dict, user):
             action=GameChange.Action.DELETED,
             user=acting_user(user),
             diff=jsonable(removed["data"]),
-            reason=_("settled: the first copy's version (the second copy's row removed)"),
+            reason=phrase("settled_first_removed"),
+            phrases=phrases_of(reason=phrase("settled_first_removed")),
         )
         return
     if row.second is None and row.number != last + 1:
@@ -643,5 +650,6 @@ def _settle_first(table: Table, row, copy_rows: dict, user):
         action=GameChange.Action.CORRECTED,
         user=acting_user(user),
         diff=jsonable({k: [old.get(k), new[k]] for k in new if old.get(k) != new[k]}),
-        reason=_("settled: the first copy's version (the second copy's row replaced)"),
+        reason=phrase("settled_first_replaced"),
+        phrases=phrases_of(reason=phrase("settled_first_replaced")),
     )

@@ -68,6 +68,7 @@ from tournaments.models import (
     Trump,
 )
 from tournaments.money.selectors import TournamentMoney, tournament_money
+from tournaments.phrases import shown_text
 from tournaments.sheets.selectors import disputed_games, games_of_tournament
 from tournaments.standings.selectors import (
     StandingRow,
@@ -654,6 +655,7 @@ class TournamentWorkbook:
                 "table_id",
                 "points",
                 "reason",
+                "phrases",
                 "game__number",
                 "law",
             )
@@ -673,7 +675,8 @@ class TournamentWorkbook:
         ]
         ws = self.sheet(_("Penalties"), columns)
         names = self.seat_names()
-        for series, table, seat, table_id, points, reason, game, law in penalties:
+        for series, table, seat, table_id, points, reason, phrases, game, law in penalties:
+            reason = shown_text(reason, (phrases or {}).get("reason"))
             ws.append(
                 self.formatted(
                     ws,

@@ -4,6 +4,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.alphabetical_fields import list_alphabetically
 from tournaments.models import Club, Player, Season, Team, Tournament
 
 
@@ -20,6 +21,7 @@ class TeamForm(forms.Form):
     def __init__(self, *args, clubs, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = clubs
+        list_alphabetically(self.fields["club"])
 
 
 class RosterForm(forms.Form):
@@ -30,6 +32,7 @@ class RosterForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Every player of the club: one already on a roster is refused with its team's name.
         self.fields["player"].queryset = Player.objects.filter(club_id=team.club_id)
+        list_alphabetically(self.fields["player"])
 
 
 class MatchDayForm(forms.Form):
@@ -43,6 +46,7 @@ class MatchDayForm(forms.Form):
         super().__init__(*args, **kwargs)
         if season.league_id is not None:
             self.fields["club"].queryset = season.league.clubs.all()
+            list_alphabetically(self.fields["club"])
         else:
             del self.fields["club"]
 
@@ -59,6 +63,7 @@ class VenueForm(forms.Form):
     def __init__(self, *args, season: Season, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["teams"].queryset = season.teams.all()
+        list_alphabetically(self.fields["teams"])
 
     def clean_secretary(self):
         username = self.cleaned_data["secretary"].strip()
@@ -86,3 +91,4 @@ class SubstituteForm(forms.Form):
         self.fields["replacement"].queryset = Player.objects.filter(
             roster_entries__team=team, roster_entries__substitute=True
         )
+        list_alphabetically(self.fields["out"], self.fields["replacement"])

@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from tournaments import permissions
+from tournaments.collation import alpha_key
 from tournaments.leagues.sql import (
     SERIES_FIGURES,
     best_series,
@@ -64,7 +65,8 @@ PLAYER_ORDER = ("list_points desc", "won desc", "lost asc", "name asc")
 def order_key(row, order: tuple[str, ...]) -> tuple:
     """`row`'s sort key in `order` ("field desc" or "field asc" each): the one reading of
     `TEAM_ORDER` and `PLAYER_ORDER`, so that no table keeps its own copy of them. Numbers
-    descend by their negative; text ascends by its casefold."""
+    descend by their negative; text ascends the German way (`alpha_key`: Öztürk before
+    Zimmermann)."""
     key = []
     for term in order:
         name, direction = term.split()
@@ -72,7 +74,7 @@ def order_key(row, order: tuple[str, ...]) -> tuple:
         if isinstance(value, str):
             if direction != "asc":
                 raise ValueError(f"text orders ascending only: {term!r}")
-            value = value.casefold()
+            value = alpha_key(value)
         elif direction == "desc":
             value = -value
         key.append(value)
@@ -281,7 +283,7 @@ def _day_table(day: Tournament, season: Season, reads: _SeasonReads) -> DayTable
         by_points[total.list_points].append(total)
     results, place = [], 1
     for points in sorted(by_points, reverse=True):
-        group = sorted(by_points[points], key=lambda t: t.team.casefold())
+        group = sorted(by_points[points], key=lambda t: alpha_key(t.team))
         won, lost = match_day_points(place, len(totals), tied=len(group))
         results += [
             DayTeam(
@@ -450,7 +452,7 @@ def _team_row(name: str, club: str) -> TeamRow:
 
 
 def _rank_teams(rows) -> list[TeamRow]:
-    ordered = sorted(rows, key=lambda r: (r.sort_key(), r.team.casefold()))
+    ordered = sorted(rows, key=lambda r: (r.sort_key(), alpha_key(r.team)))
     for index, row in enumerate(ordered):
         before = ordered[index - 1] if index else None
         row.rank = before.rank if before and before.sort_key() == row.sort_key() else index + 1

@@ -90,6 +90,8 @@ class ActionLog(models.Model):
     at = models.DateTimeField(_("at"), auto_now_add=True)
     details = models.JSONField(_("what"), default=dict, blank=True)
     reason = models.CharField(_("reason"), max_length=200, blank=True)
+    # The generated texts among this row's fields, as what happened (`tournaments.phrases`).
+    phrases = models.JSONField(default=dict, blank=True, editable=False)
     key = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
 
     class Meta:

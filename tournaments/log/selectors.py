@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.exceptions import FieldDoesNotExist
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.models import ActionLog, Tournament
+from tournaments.models import ActionLog, Payment, Tournament
+from tournaments.phrases import shown, shown_text
 
 # Labels of the detail keys the services write (`log.services.action_record`).
 DETAIL_LABELS = {
@@ -49,6 +51,34 @@ def _show(value) -> str:
     return str(value)
 
 
+def _setting_label(field: str) -> str:
+    """A changed setting's name in the reader's language (its model field's label)."""
+    try:
+        return str(Tournament._meta.get_field(field).verbose_name)
+    except FieldDoesNotExist:
+        return field.replace("_", " ")
+
+
+def _setting_value(field: str, value) -> str:
+    """A changed setting's value as logged (text: "True", "na") in the reader's words."""
+    if value in ("True", "False"):
+        return _show(value == "True")
+    try:
+        choices = dict(Tournament._meta.get_field(field).flatchoices)
+    except FieldDoesNotExist:
+        choices = {}
+    if value in choices and value not in (None, ""):
+        return str(choices[value])
+    return _show(value)
+
+
+def _payment_kind(value) -> str:
+    """A payment's kind: stored as its code; older lines keep the label of their day."""
+    if value in Payment.Kind.values:
+        return str(Payment.Kind(value).label)
+    return _show(value)
+
+
 def describe(entry: ActionLog) -> list[str]:
     """The details of a line in words: "field: old → new" for changes, else "key: value"."""
     lines = []
@@ -57,7 +87,17 @@ def describe(entry: ActionLog) -> list[str]:
         if key == "changes" and isinstance(value, dict):
             for field, pair in value.items():
                 old, new = (pair + [None, None])[:2] if isinstance(pair, list) else (None, pair)
-                lines.append(f"{field.replace('_', ' ')}: {_show(old)} → {_show(new)}")
+                lines.append(
+                    f"{_setting_label(field)}: {_setting_value(field, old)}"
+                    f" → {_setting_value(field, new)}"
+                )
+        elif key == "kind" and entry.kind in (
+            ActionLog.Kind.PAYMENT,
+            ActionLog.Kind.PAYMENT_DELETED,
+        ):
+            lines.append(f"{label}: {_payment_kind(value)}")
+        elif key == "note" and isinstance(value, str):
+            lines.append(f"{label}: {_show(shown_text(value))}")
         else:
             lines.append(f"{label}: {_show(value)}")
     return lines
@@ -90,7 +130,7 @@ def who(entry) -> str:
     """The user's name, else the name the action was recorded under (a keeper's phone)."""
     if entry.user is not None:
         return entry.user.get_full_name() or entry.user.get_username()
-    return entry.by_name or _("unknown")
+    return shown(entry, "by_name") or _("unknown")
 
 
 def tournament_log(
@@ -117,7 +157,7 @@ def tournament_log(
             series_number=entry.series_number,
             table_number=entry.table_number,
             what=describe(entry),
-            reason=entry.reason,
+            reason=shown(entry, "reason"),
         )
         for entry in entries
     ]

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import UserError
 from tournaments.models import ActionLog, Table, Tournament, has_control_characters
 from tournaments.permissions import acting_user
+from tournaments.phrases import phrases_of
 
 Kind = ActionLog.Kind
 
@@ -113,6 +114,7 @@ def action_record(
         table_number=table.number if table is not None else None,
         details=_plain(details or {}),
         reason=clean_reason(reason),
+        phrases=phrases_of(by_name=by_name, reason=reason),
         key=key or None,
     )
     try:

@@ -74,6 +74,8 @@ class Payment(models.Model):
     note = models.CharField(
         _("note"), max_length=120, blank=True, validators=[validate_no_control_characters]
     )
+    # The generated texts among this row's fields, as what happened (`tournaments.phrases`).
+    phrases = models.JSONField(default=dict, blank=True, editable=False)
     at = models.DateTimeField(_("at"), auto_now_add=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -40,6 +40,7 @@ from django.db.models import Count
 from django.utils.translation import gettext
 
 from tournaments.models import Category, Game, Payment, Prize, Registration, Tournament
+from tournaments.phrases import prize_title, ranking_label
 from tournaments.standings.selectors import (
     StandingRow,
     category_standings_from,
@@ -135,7 +136,7 @@ class PrizeLine:
     @property
     def title(self) -> str:
         """The rank and the ranking: 1. Overall, 2. Ladies, 1. Series 3."""
-        return f"{self.rank}. {self.ranking_label}"
+        return prize_title(self.rank, self.scope, self.series_number, self.category)
 
     @property
     def awarded(self) -> bool:
@@ -154,15 +155,6 @@ class PrizeLine:
         if self.tied:
             return gettext("tied: draw lots between %(names)s") % {"names": ", ".join(self.tied)}
         return gettext("no winner yet")
-
-
-def ranking_label(scope: str, series_number: int, category: str) -> str:
-    """The ranking's name in the active language: overall, series n, or the category."""
-    if scope == Prize.Scope.SERIES:
-        return gettext("Series %(number)s") % {"number": series_number}
-    if scope == Prize.Scope.CATEGORY:
-        return str(Category(category).label) if category in Category.values else category
-    return gettext("Overall")
 
 
 @dataclass

@@ -23,6 +23,7 @@ from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import Category, Payment, Prize, Registration, Tournament
 from tournaments.money.selectors import ranking_label, tournament_money
 from tournaments.permissions import acting_user
+from tournaments.phrases import phrase, phrases_of
 
 MONEY_SETTINGS = (
     "currency",
@@ -272,6 +273,7 @@ def payment_record(
             kind=kind,
             amount=value if kind == Payment.Kind.FEES else -value,
             note=" ".join(note.split()),
+            phrases=phrases_of(note=note),
             user=acting_user(user),
         )
         validated(payment)
@@ -282,7 +284,7 @@ def payment_record(
             user=user,
             details={
                 "player": registration.player.name,
-                "kind": str(payment.get_kind_display()),
+                "kind": payment.kind,
                 "amount": payment.amount,
                 "note": payment.note,
             },
@@ -307,9 +309,9 @@ def payment_settle(
         row = tournament_money(registration.tournament).row_of(registration.pk)
         payments = []
         if row.fees_open > 0:
-            payments.append((Payment.Kind.FEES, row.fees_open, _("settled")))
+            payments.append((Payment.Kind.FEES, row.fees_open, phrase("settled")))
         elif row.fees_open < 0:
-            payments.append((Payment.Kind.REFUND, -row.fees_open, _("settled")))
+            payments.append((Payment.Kind.REFUND, -row.fees_open, phrase("settled")))
         if row.prizes_open > 0:
             payments.append((Payment.Kind.PRIZE, row.prizes_open, _prize_note(row.prizes)))
         if not payments:
@@ -330,13 +332,11 @@ def payment_settle(
 
 
 def _prize_note(prizes) -> str:
-    """The prizes' titles as a payment note, cut after a whole title to fit its 120 chars."""
-    limit = Payment._meta.get_field("note").max_length
-    note = ", ".join(p.title for p in prizes)
-    if len(note) <= limit:
-        return note
-    cut = note[: limit - 1]
-    return (cut.rsplit(", ", 1)[0] if ", " in cut else cut) + "…"
+    """The prizes' titles as a payment note ("1. Overall, 2. Ladies", in the reader's
+    language: `tournaments.phrases`)."""
+    return phrase(
+        "prizes", prizes=[[p.scope, p.series_number, p.category, p.rank] for p in prizes]
+    )
 
 
 def payment_delete(*, payment: Payment, user=None, reason: str = ""):
@@ -353,7 +353,7 @@ def payment_delete(*, payment: Payment, user=None, reason: str = ""):
             user=user,
             details={
                 "player": payment.registration.player.name,
-                "kind": str(payment.get_kind_display()),
+                "kind": payment.kind,
                 "amount": payment.amount,
                 "note": payment.note,
             },

@@ -3,7 +3,29 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.alphabetical_fields import list_alphabetically
+from tournaments.choices import RAMSCH_RULE_SETS, ramsch_rule_refusal
 from tournaments.models import Category, Player, Season, Tournament
+
+
+class RulesSelect(forms.Select):
+    """A select whose options belong to one rule set (`option_rules`: value -> "na" or
+    "ispa"): each such option carries `data-only-rules`, so the page offers it only while
+    its rule set is chosen (static/js/forms.js), and is hidden when drawn for the other."""
+
+    def __init__(self, *args, option_rules=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.option_rules = dict(option_rules or {})
+        self.rules_now = ""
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        only = self.option_rules.get(str(value))
+        if only:
+            option["attrs"]["data-only-rules"] = only
+            if self.rules_now and only != self.rules_now:
+                option["attrs"]["hidden"] = True
+        return option
 
 
 class TournamentForm(forms.ModelForm):
@@ -76,6 +98,13 @@ class TournamentForm(forms.ModelForm):
             self.fields[name].only_rules = "na"
         # Only North American tournaments with tables of five use it: may stay empty.
         self.fields["games_per_series_5"].required = False
+        # Hoyle's ramsch is North American, Gewinner-Ramsch an ISPA house rule: each is
+        # offered only under its rule set.
+        widget = RulesSelect(
+            choices=self.fields["ramsch_rule"].choices, option_rules=RAMSCH_RULE_SETS
+        )
+        widget.rules_now = self.rules_now
+        self.fields["ramsch_rule"].widget = widget
 
     @property
     def rules_field(self):
@@ -106,6 +135,9 @@ class TournamentForm(forms.ModelForm):
                 self.instance.games_per_series_5
                 or Tournament._meta.get_field("games_per_series_5").default
             )
+        refusal = ramsch_rule_refusal(data.get("rules") or "", data.get("ramsch_rule") or "")
+        if refusal and data.get("rules"):
+            self.add_error("ramsch_rule", refusal)
         if data.get("rules") == "ispa":
             # Hidden under ISPA rules, as Kontra is under NA rules: tables of five and a
             # shared ramsch tie are North American settings (rules §3.5, §3.6).
@@ -144,6 +176,7 @@ class RegistrationAddForm(forms.Form):
         self.fields["players"].queryset = Player.objects.filter(club=tournament.club).exclude(
             registrations__tournament=tournament
         )
+        list_alphabetically(self.fields["players"])
 
 
 class PlayerListUploadForm(forms.Form):

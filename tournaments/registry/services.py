@@ -18,6 +18,7 @@ from django.db.models import Count, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from tournaments.choices import ramsch_rule_refusal
 from tournaments.entry.selectors import check_all_confirmed
 from tournaments.entry.services import table_links_issue
 from tournaments.errors import UserError, check_text, validated
@@ -41,6 +42,7 @@ from tournaments.models import (
     Tournament,
     has_control_characters,
 )
+from tournaments.phrases import phrase
 from tournaments.registry.selectors import import_decisions
 from tournaments.sheets.totals import seat_totals_rebuild
 from tournaments.standings.selectors import tied_groups, tournament_standings
@@ -220,6 +222,13 @@ TOURNAMENT_SETTINGS = (
 )
 
 
+def check_ramsch_rule(tournament: Tournament):
+    """Refuse a ramsch variant of the other rule set (Gewinner-Ramsch at an NA tournament)."""
+    refusal = ramsch_rule_refusal(tournament.rules, tournament.ramsch_rule)
+    if refusal:
+        raise UserError(refusal, field="ramsch_rule")
+
+
 def tournament_create(
     *,
     club: Club,
@@ -251,6 +260,7 @@ def tournament_create(
             slug=slug or unique_slug(Tournament, f"{name} {date:%Y-%m-%d}"),
             **settings,
         )
+        check_ramsch_rule(tournament)
         if checked:
             validated(tournament, exclude=("club", "season", "slug"), constraints=False)
         else:
@@ -349,6 +359,7 @@ def tournament_update(*, tournament: Tournament, user=None, **fields) -> Tournam
                 )
         for key, value in fields.items():
             setattr(tournament, key, value)
+        check_ramsch_rule(tournament)
         validated(tournament)
         tournament.save()
         if changes_scoring:
@@ -721,6 +732,6 @@ def players_import(
             players=players,
             user=user,
             key=key,
-            reason=_("player list import"),
+            reason=phrase("player_list_import"),
         )
     return ImportResult(created=len(created), reused=len(rows) - len(slots), registered=registered)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import FormView, TemplateView, View
 
 from tournaments import permissions
+from tournaments.collation import alphabetical
 from tournaments.draw.forms import DrawForm
 from tournaments.draw.selectors import draw_preview
 from tournaments.errors import UserError
@@ -112,7 +113,7 @@ class ClubPlayersView(ClubMixin, FormView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["players"] = self.club.players.order_by("name")
+        context["players"] = alphabetical(self.club.players.all(), key=lambda p: p.name)
         return context
 
     def form_valid(self, form):
@@ -273,8 +274,9 @@ class TournamentManageView(TournamentMixin, ManageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        registrations = self.tournament.registrations.select_related("player__club").order_by(
-            "player__name"
+        registrations = alphabetical(
+            self.tournament.registrations.select_related("player__club"),
+            key=lambda r: r.player.name,
         )
         series = self.tournament.series.annotate(
             table_count=Count("tables", distinct=True)

@@ -180,6 +180,8 @@ class Penalty(models.Model):
     law = models.PositiveSmallIntegerField(
         _("law"), choices=PenaltyLaw.choices, null=True, blank=True
     )
+    # The generated texts among this row's fields, as what happened (`tournaments.phrases`).
+    phrases = models.JSONField(default=dict, blank=True, editable=False)
 
     class Meta:
         ordering = ["table", "id"]
@@ -243,6 +245,8 @@ class GameChange(models.Model):
     # {field: [old, new]} for corrections; the whole row for entries and deletions.
     diff = models.JSONField(_("changes"), default=dict)
     reason = models.CharField(_("reason"), max_length=200, blank=True)
+    # The generated texts among this row's fields, as what happened (`tournaments.phrases`).
+    phrases = models.JSONField(default=dict, blank=True, editable=False)
 
     class Meta:
         ordering = ["-at", "-id"]
@@ -307,6 +311,8 @@ class PenaltyChange(models.Model):
     )
     at = models.DateTimeField(_("at"), auto_now_add=True)
     reason = models.CharField(_("reason"), max_length=200, blank=True)
+    # The generated texts among this row's fields, as what happened (`tournaments.phrases`).
+    phrases = models.JSONField(default=dict, blank=True, editable=False)
 
     class Meta:
         ordering = ["-at", "-id"]

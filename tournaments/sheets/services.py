@@ -35,13 +35,13 @@ from tournaments.models import (
     GameChange,
     Penalty,
     PenaltyChange,
-    PenaltyLaw,
     RuleSet,
     Series,
     Table,
     Tournament,
 )
 from tournaments.permissions import acting_user
+from tournaments.phrases import phrase, phrases_of
 from tournaments.sheets.selectors import table_seat_totals
 from tournaments.sheets.writing import sheet_write
 
@@ -312,6 +312,7 @@ def game_correct(
             user=acting_user(user),
             diff=jsonable(diff),
             reason=clean_reason(reason),
+            phrases=phrases_of(reason=reason),
         )
     return updated
 
@@ -335,6 +336,7 @@ def game_delete(*, game: Game, user: AbstractBaseUser | None = None, reason: str
             user=acting_user(user),
             diff=jsonable(game_snapshot(game)),
             reason=clean_reason(reason),
+            phrases=phrases_of(reason=reason),
         )
         # Penalties charged at its value go with the game; their history says so.
         for penalty in game.penalties.all():
@@ -403,7 +405,7 @@ def penalty_law_record(
                 % {"number": number, "law": law},
                 field="law",
             )
-        reason = str(PenaltyLaw(law).label) + " " + _("(game %(number)s)") % {"number": number}
+        reason = phrase("penalty_law", law=law, game=number)
         penalties = []
         for charged_seat, points in penalty_charges(game=game, seat=seat, law=law):
             penalty = validated(
@@ -413,6 +415,7 @@ def penalty_law_record(
                     seat=charged_seat,
                     points=points,
                     reason=reason[:120],
+                    phrases=phrases_of(reason=reason),
                     game=game,
                     law=law,
                 ),
@@ -436,6 +439,14 @@ def _penalty_history(penalty: Penalty, *, action: str, user, reason: str = ""):
         penalty_reason=penalty.reason,
         user=acting_user(user),
         reason=clean_reason(reason),
+        phrases={
+            **(
+                {"penalty_reason": penalty.phrases["reason"]}
+                if "reason" in penalty.phrases
+                else {}
+            ),
+            **phrases_of(reason=reason),
+        },
     )
 
 

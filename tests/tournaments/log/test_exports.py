@@ -25,12 +25,12 @@ def test_the_log_page_lists_actions_filterable_by_kind_and_table(
     url = reverse("manage:tournament_log", kwargs={"tournament": tournament.slug})
     client = client_for(secretary)
     page = client.get(url).content.decode()
-    assert "left early" in page and "misdeal" in page and "bonus won: 50 → 60" in page
+    assert "left early" in page and "misdeal" in page and "bonus per won game: 50 → 60" in page
     assert "series drawn" in page.lower()
     only_table_2 = client.get(url, {"series": 1, "table": 2}).content.decode()
     assert "left early" in only_table_2 and "misdeal" not in only_table_2
     only_settings = client.get(url, {"kind": "settings"}).content.decode()
-    assert "bonus won" in only_settings and "left early" not in only_settings
+    assert "bonus per won game" in only_settings and "left early" not in only_settings
     assert client.get(url, {"kind": "<script>", "table": "x"}).status_code == 200
 
 

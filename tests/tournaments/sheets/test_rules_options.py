@@ -190,10 +190,16 @@ def test_the_row_form_offers_the_ramsch_rules_results(na_table):
     ]
 
 
-@pytest.mark.parametrize("rules, rule", [("na", RamschRule.GEWINNER), ("ispa", RamschRule.HOYLE)])
-def test_a_ramsch_rule_of_the_other_rule_set_is_refused(club, rules, rule):
+@pytest.mark.parametrize(
+    "rules, rule, message",
+    [
+        ("na", RamschRule.GEWINNER, "Gewinner-Ramsch is an ISPA house rule"),
+        ("ispa", RamschRule.HOYLE, "Hoyle's ramsch and the league ramsch are North American"),
+    ],
+)
+def test_a_ramsch_rule_of_the_other_rule_set_is_refused(club, rules, rule, message):
     tournament = TournamentFactory(club=club, rules=rules)
-    with pytest.raises(UserError, match="Hoyle's ramsch is a North American rule"):
+    with pytest.raises(UserError, match=message):
         tournament_update(tournament=tournament, ramsch_rule=rule)
 
 
