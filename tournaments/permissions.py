@@ -109,3 +109,15 @@ def can_give_venue_secretary(user, venue) -> bool:
     """Invite or revoke a venue's secretary: whoever runs the venue's match day (a league
     season's: its directors; the site administrator)."""
     return can_manage_tournament(user, venue.tournament)
+
+
+def venues_kept(user):
+    """The venues `user` keeps as their secretary, each with its match day (and season),
+    the latest match day first: the dashboard and the leagues page list them."""
+    if not user.is_authenticated:
+        return Venue.objects.none()
+    return (
+        Venue.objects.filter(secretary=user)
+        .select_related("tournament__season")
+        .order_by("-tournament__date", "-tournament__pk", "pk")
+    )

@@ -46,7 +46,6 @@ from tournaments.models import (
     Player,
     Season,
     Tournament,
-    Venue,
 )
 from tournaments.standings.selectors import (
     RosterTeam,
@@ -594,16 +593,4 @@ def tables_from_json(season: Season, data: dict, *, category: str | None = None)
         teams=teams,
         players=players,
         archived=True,
-    )
-
-
-def venues_kept(user):
-    """The venues `user` keeps as their secretary, each with its match day (and season),
-    the latest match day first: the dashboard and the leagues page list them."""
-    if not user.is_authenticated:
-        return Venue.objects.none()
-    return (
-        Venue.objects.filter(secretary=user)
-        .select_related("tournament__season")
-        .order_by("-tournament__date", "-tournament__pk", "pk")
     )

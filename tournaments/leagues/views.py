@@ -28,7 +28,6 @@ from tournaments.leagues import forms
 from tournaments.leagues.selectors import (
     TEAM_ORDER,
     match_day_table,
-    venues_kept,
 )
 from tournaments.leagues.services import (
     match_day_confirm,
@@ -126,7 +125,7 @@ class LeaguesView(LoginRequiredMixin, TemplateView):
         context.update(
             leagues=leagues,
             seasons=seasons,
-            venues=venues_kept(user),
+            venues=permissions.venues_kept(user),
         )
         return context
 

@@ -21,7 +21,6 @@ from tournaments.collation import alphabetical
 from tournaments.draw.forms import DrawForm
 from tournaments.draw.selectors import draw_preview
 from tournaments.errors import UserError
-from tournaments.leagues.selectors import venues_kept
 from tournaments.log.services import Replay, check_once, once_key
 from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Club, League, Player, Registration, Tournament
@@ -69,7 +68,7 @@ class DashboardView(LoginRequiredMixin, TemplateView):
         context["clubs"] = clubs
         user = self.request.user
         # A venue's secretary keeps its tables: the dashboard leads there.
-        context["venues"] = venues_kept(user)
+        context["venues"] = permissions.venues_kept(user)
         context["directed_leagues"] = (
             League.objects.all() if user.is_superuser else League.objects.filter(directors=user)
         )
