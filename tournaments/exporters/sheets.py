@@ -22,10 +22,11 @@ The *assignment list* is what a hall needs: every table with its seats and playe
 given `standings_url`, the public standings' QR code), and every player A–Z by surname with
 their table and seat.
 
-Given `link_url` (token → absolute address, from the view's request), both also print each
-table's *link* for entry on a phone as a QR code (two under double entry): on a blank sheet
-at the left of the summary block, on the assignment list as a page of codes per table. The
-codes are drawn as vector squares and carry the address as a clickable link too.
+Given `link_url` (token → absolute address, from the view's request), a blank sheet also
+prints its table's *link* for entry on a phone as a QR code (two under double entry) at the
+left of the summary block, as does the director's copy of the assignment list (a page of
+codes per table; the hall's list never does). The codes are drawn as vector squares and
+carry the address as a clickable link too.
 """
 
 from __future__ import annotations
