@@ -67,6 +67,8 @@ class SeriesManageView(SeriesMixin, ManageMixin, TemplateView):
         tables = list(
             self.series.tables.prefetch_related("seats__player").annotate(played=Count("games"))
         )
+        for table in tables:
+            table.length = self.tournament.games_per_series(table.size)
         context["tables"] = tables
         context["draw_form"] = RedrawForm(initial={"keep_apart": self.series.keep_apart})
         context["conflicts"] = draw_conflicts(self.series)
