@@ -3,8 +3,9 @@
 Sheets: *Standings* (`standings.selectors.tournament_standings`), *Series n* (taken from
 them, `series_standings_from`), *Teams* (`team_standings`) and *Games*
 (`games_of_tournament`: one row per game with its declared fields and the values `games`
-stored). The same selectors feed the HTML pages and the PDFs, so the totals agree
-everywhere; nothing here computes a score.
+stored; its Schneider column is the play's outcome, `games.schneider_of`, also when the
+card points made it schneider without the box ticked). The same selectors feed the HTML
+pages and the PDFs, so the totals agree everywhere; nothing here computes a score.
 
 With `money=True` (the secretaries' download) and a fee or prize set, a *Money* sheet
 follows the standings: one row per player with the figures of `money.selectors.tournament_money`,
@@ -53,7 +54,7 @@ from tournaments.exporters import XLSX, Export
 from tournaments.exporters.sheets import NULL_OVERBID_NOTE
 from tournaments.exporters.xlsx_rows import LeanRows
 from tournaments.formats import PROVISIONAL_LEGEND
-from tournaments.games import COMPUTED_FIELDS, DECLARED_FIELDS
+from tournaments.games import COMPUTED_FIELDS, DECLARED_FIELDS, schneider_of
 from tournaments.log.selectors import tournament_log
 from tournaments.models import (
     Category,
@@ -564,6 +565,7 @@ class TournamentWorkbook:
         # dozen recur on every sheet: kept once per (table size, game number).
         deals: dict[tuple[int, int], tuple[int, str | None]] = {}
         for tournament in tournaments:
+            rules = tournament.rules
             games = (
                 games_of_tournament(tournament)
                 .values_list(*self.GAME_FIELDS)
@@ -621,7 +623,12 @@ class TournamentWorkbook:
                     "x" if schwarz_announced else None,
                     "x" if ouvert else None,
                     None if won is None else won_label if won else lost_label,
-                    "x" if schneider else None,
+                    # The outcome, also when the card points made it schneider.
+                    "x"
+                    if schneider_of(
+                        rules=rules, card_points=card_points, schneider=schneider, schwarz=schwarz
+                    )
+                    else None,
                     "x" if schwarz else None,
                     card_points,
                     bid,

@@ -13,6 +13,7 @@ from unittest import mock
 import pytest
 from openpyxl import Workbook, load_workbook
 
+from tests.tournaments.exporters.helpers import NAMES
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tournaments.exporters.workbook import COMPRESS_LEVEL, TournamentWorkbook, text_cell
 from tournaments.models import Game
@@ -107,6 +108,37 @@ def test_workbook_has_one_row_per_game_with_its_stored_values(tournament, worked
         assert line.game_points == sum(
             r[col["Score"]] for r in rows if r[col["Declarer"]] == line.seat
         )
+
+
+@pytest.mark.parametrize(
+    ("rules", "card_points", "schneider"),
+    [
+        ("ispa", 95, "x"),  # rules §1.3: schneider by card points, no box ticked
+        ("ispa", 20, "x"),  # rules §1.3: the declarer schneider himself
+        ("ispa", 75, None),
+        ("na", 90, None),  # rules §3.3: no schneider at exactly 90 in NA
+        ("na", 91, "x"),
+    ],
+)
+def test_workbook_schneider_column_shows_the_outcome_by_card_points(
+    tournament, named_series, rules, card_points, schneider
+):
+    """Issue 27, 3: the Schneider column showed the entry's checkbox, empty for a game
+    that card points made schneider."""
+    tournament.rules = rules
+    tournament.save()
+    table = named_series(NAMES[:3]).tables.get()
+    game = (
+        {"game": "clubs", "matadors": 1}
+        if rules == "ispa"
+        else {"game": "solo", "trump": "clubs", "matadors": 1}
+    )
+    enter(table, [{"declarer": 2, **game, "card_points": card_points}])
+    ws = open_workbook(tournament)["Games"]
+    header = next(ws.iter_rows(max_row=1, values_only=True))
+    (row,) = data_rows(ws)
+    assert row[header.index("Schneider")] == schneider
+    assert row[header.index("Card points")] == card_points
 
 
 def test_workbook_of_a_tournament_without_games(tournament):
