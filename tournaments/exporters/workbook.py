@@ -42,12 +42,14 @@ from dataclasses import dataclass
 from zipfile import ZIP_DEFLATED, ZipFile
 
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
 
 from tournaments.exporters import XLSX, Export
@@ -89,6 +91,15 @@ HEADER_ALIGNMENT = Alignment(vertical="center", wrap_text=True)
 # to 3.9 MB at level 1, in 0.79 s to 3.0 MB at level 6 (medians of 5, openpyxl 3.1.5): a
 # third larger file for a quarter of the time.
 COMPRESS_LEVEL = 1
+
+
+# A sheet whose columns are wider than this (Excel's character widths) prints across A4.
+PORTRAIT_WIDTH = 100
+
+
+def _header_text(text: str) -> str:
+    """`text` for a page header: "&" starts a code there, so a literal one is doubled."""
+    return ILLEGAL_CHARACTERS_RE.sub("", text).replace("&", "&&")
 
 
 @dataclass(frozen=True)
@@ -196,15 +207,44 @@ class TournamentWorkbook:
 
     # ----------------------------------------------------------------------------------
 
+    @property
+    def print_heading(self) -> tuple[str, str]:
+        """(title, date) at the head of every printed page."""
+        return self.tournament.name, date_format(self.tournament.date, "SHORT_DATE_FORMAT")
+
     def sheet(self, title: str, columns: Sequence[Column], *, header: bool = True):
-        """A write-only sheet with its widths, frozen header and (`header`) header row."""
+        """A write-only sheet with its widths, frozen header, print setup (`print_setup`)
+        and (`header`) header row."""
         ws = self.workbook.create_sheet(title=title[:31])
         for index, column in enumerate(columns, start=1):
             ws.column_dimensions[get_column_letter(index)].width = column.width
         ws.freeze_panes = "A2"
+        self.print_setup(ws, columns)
         if header:
             ws.append(self.header(ws, columns))
         return ws
+
+    def print_setup(self, ws, columns: Sequence[Column]):
+        """How a sheet prints (openpyxl's public API; a write-only sheet takes it before its
+        first row): A4, across when wide, every column on the page's width (as many pages
+        down as it takes), the header row repeated on each page, the title, date and sheet
+        name at the head and the page number at the foot."""
+        ws.page_setup.paperSize = Worksheet.PAPERSIZE_A4
+        wide = sum(column.width for column in columns) > PORTRAIT_WIDTH
+        ws.page_setup.orientation = (
+            Worksheet.ORIENTATION_LANDSCAPE if wide else Worksheet.ORIENTATION_PORTRAIT
+        )
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0  # as many pages down as the rows need
+        ws.print_title_rows = "1:1"
+        ws.print_options.gridLines = True
+        title, date = self.print_heading
+        ws.oddHeader.left.text = _header_text(title)
+        ws.oddHeader.center.text = _header_text(ws.title)
+        ws.oddHeader.right.text = _header_text(date)
+        ws.oddFooter.center.text = _("Page &P of &N")
+        ws.oddFooter.right.text = _("Printed &D")
 
     @staticmethod
     def header(ws, columns: Sequence[Column]) -> list[WriteOnlyCell]:

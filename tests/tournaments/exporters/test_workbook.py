@@ -141,6 +141,24 @@ def test_workbook_schneider_column_shows_the_outcome_by_card_points(
     assert row[header.index("Card points")] == card_points
 
 
+def test_every_workbook_sheet_prints_with_title_date_and_repeated_header(tournament, worked_table):
+    """Issue 27, 3: the workbook had no print setup."""
+    tournament.name = "Herbst & Winter"
+    tournament.save()
+    book = open_workbook(tournament)
+    for ws in book.worksheets:
+        assert ws.print_title_rows == "$1:$1", ws.title
+        assert ws.sheet_properties.pageSetUpPr.fitToPage is True
+        assert (ws.page_setup.fitToWidth, ws.page_setup.fitToHeight) == (1, 0)
+        assert ws.page_setup.paperSize == 9  # A4
+        assert ws.oddHeader.left.text == "Herbst && Winter"  # "&" doubled: not a code
+        assert ws.oddHeader.center.text == ws.title
+        assert ws.oddHeader.right.text == tournament.date.strftime("%m/%d/%Y")
+        assert ws.oddFooter.center.text == "Page &P of &N"
+    assert book["Games"].page_setup.orientation == "landscape"
+    assert book["Standings"].page_setup.orientation == "landscape"
+
+
 def test_workbook_of_a_tournament_without_games(tournament):
     book = open_workbook(tournament)
     assert book.sheetnames == ["Standings", "Teams", "Games"]
