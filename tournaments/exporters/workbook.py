@@ -55,7 +55,7 @@ from openpyxl.writer.excel import ExcelWriter
 from tournaments.exporters import XLSX, Export
 from tournaments.exporters.sheets import NULL_OVERBID_NOTE
 from tournaments.exporters.xlsx_rows import LeanRows
-from tournaments.formats import PROVISIONAL_LEGEND
+from tournaments.formats import CLOSED_SHORT_LEGEND, PROVISIONAL_LEGEND
 from tournaments.games import COMPUTED_FIELDS, DECLARED_FIELDS, schneider_of
 from tournaments.log.selectors import tournament_log
 from tournaments.models import (
@@ -73,7 +73,9 @@ from tournaments.models import (
 from tournaments.money.selectors import TournamentMoney, tournament_money
 from tournaments.sheets.selectors import disputed_games, games_of_tournament
 from tournaments.standings.selectors import (
+    CLOSED_SHORT_MARK,
     StandingRow,
+    closed_short_notes,
     series_standings_from,
     team_standings,
     tournament_standings,
@@ -295,6 +297,7 @@ class TournamentWorkbook:
             Column(_("Game points"), 11, POINTS),
             Column(_("Points"), 10, POINTS),
             Column(_("Provisional"), 11),
+            Column(_("Closed short"), 11),
         ]
 
     def write_standings(self, standings, series_numbers: Sequence[int]):
@@ -320,11 +323,13 @@ class TournamentWorkbook:
                         row.game_points,
                         row.list_points,
                         self.provisional_mark(row),
+                        self.closed_short_mark(row),
                     ],
                 )
             )
         self.finish(ws, columns, len(standings))
         self.provisional_legend(ws, standings)
+        self.closed_short_legend(ws, standings)
 
     def write_series(self, series: Series, standings: list[StandingRow]):
         columns = [
@@ -339,6 +344,7 @@ class TournamentWorkbook:
             Column(_("Game points"), 11, POINTS),
             Column(_("Points"), 10, POINTS),
             Column(_("Provisional"), 11),
+            Column(_("Closed short"), 11),
         ]
         ws = self.sheet(_("Series %(number)s") % {"number": series.number}, columns)
         for row in standings:
@@ -359,17 +365,37 @@ class TournamentWorkbook:
                         row.game_points,
                         row.list_points,
                         self.provisional_mark(row),
+                        self.closed_short_mark(row),
                     ],
                 )
             )
         self.finish(ws, columns, len(standings))
         self.provisional_legend(ws, standings)
+        self.closed_short_legend(ws, standings)
 
     @staticmethod
     def provisional_mark(row: StandingRow) -> str:
         """As the HTML tables: the row counts games entered at a table, not yet confirmed
         (or has a disputed game, which counts nowhere yet)."""
         return "*" if row.provisional else ""
+
+    @staticmethod
+    def closed_short_mark(row: StandingRow) -> str:
+        """As the HTML tables: the mark and the series of the row's sheets closed short."""
+        numbers = sorted(result.number for result in row.closed_short)
+        if not numbers:
+            return ""
+        return f"{CLOSED_SHORT_MARK} " + ", ".join(_("S%(n)s") % {"n": n} for n in numbers)
+
+    @staticmethod
+    def closed_short_legend(ws, standings: Sequence[StandingRow]):
+        """Below the rows (and outside the auto filter): each sheet closed short, why."""
+        notes = closed_short_notes(standings)
+        if notes:
+            ws.append([])
+            ws.append([str(CLOSED_SHORT_LEGEND)])
+            for note in notes:
+                ws.append([text_cell(ws, note.text)])
 
     @staticmethod
     def provisional_legend(ws, standings: Sequence[StandingRow]):

@@ -48,6 +48,7 @@ def test_workbook_standings_are_the_selectors_totals(tournament, worked_table):
         "Game points",
         "Points",
         "Provisional",
+        "Closed short",
     )
     expected = [
         (
@@ -62,19 +63,20 @@ def test_workbook_standings_are_the_selectors_totals(tournament, worked_table):
             r.game_points,
             r.list_points,
             None,
+            None,
         )
         for r in tournament_standings(tournament)
     ]
     assert data_rows(ws) == expected
-    assert [row[-2] for row in data_rows(ws)] == [1332, 1320, 1308, 108]
+    assert [row[-3] for row in data_rows(ws)] == [1332, 1320, 1308, 108]
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == "A1:K5"
+    assert ws.auto_filter.ref == "A1:L5"
     assert ws["J2"].number_format == "#,##0;-#,##0;0"
 
 
 def test_workbook_series_and_team_sheets(tournament, worked_table):
     book = open_workbook(tournament)
-    series = [(row[1], row[-2]) for row in data_rows(book["Series 1"])]
+    series = [(row[1], row[-3]) for row in data_rows(book["Series 1"])]
     assert series == [
         (r.player_name, r.list_points) for r in series_standings(worked_table.series)
     ]
@@ -238,7 +240,7 @@ def test_workbook_marks_provisional_rows_and_leaves_disputed_games_out_of_the_su
     assert len(standings) == 3 and all(r.provisional for r in standings)
     assert [row[col["Provisional"]] for row in rows[:3]] == ["*"] * 3
     assert rows[-1][0] == "* provisional: includes games entered at the table, not yet confirmed"
-    assert ws.auto_filter.ref == "A1:K4"
+    assert ws.auto_filter.ref == "A1:L4"
     assert [row[col["Provisional"]] for row in data_rows(book["Series 1"])[:3]] == ["*"] * 3
 
     games = book["Games"]
