@@ -14,7 +14,7 @@ and ``na`` (North American tournée skat, rules §3). Every rejected input raise
 from scoring.engine import is_valid_bid, result_to_contract, score, score_mapping, valid_bids
 from scoring.errors import MESSAGES, ScoringError
 from scoring.game import DEFAULT_BONUS, Bonus, Game, GameResult, parse_game
-from scoring.outcome import card_points_band
+from scoring.outcome import card_points_band, schneider_reached
 from scoring.seeger_fabian import (
     SeatTotals,
     SheetGame,
@@ -67,6 +67,7 @@ __all__ = [
     "result_to_contract",
     "score",
     "score_mapping",
+    "schneider_reached",
     "score_series",
     "score_sheet",
     "sitting_out",

@@ -19,7 +19,7 @@ from scoring.tables import (
     NA_SCHNEIDER_FROM,
 )
 
-__all__ = ["card_points_band", "play_outcome"]
+__all__ = ["card_points_band", "play_outcome", "schneider_reached"]
 
 # Where a test of the card points can change its answer: every comparison the engine
 # makes (the range 0-120, the schwarz declarer's skat points, the declarer schneider at 30,
@@ -42,6 +42,20 @@ _BAND_STARTS = tuple(
 )
 
 _JSON_BOOL = {True: "true", False: "false"}
+_SCHNEIDER_FROM = {"ispa": ISPA_SCHNEIDER_FROM, "na": NA_SCHNEIDER_FROM}
+
+
+def schneider_reached(
+    rules: str, *, card_points: int | None, schneider: bool = False, schwarz: bool = False
+) -> bool:
+    """Whether the play of an accepted game ended schneider, for either side: as the flags
+    say, or as the declarer's card points show (rules §1.3, §3.3: the opponents from 90 in
+    ISPA, 91 in NA; the declarer with 30 or fewer). Schwarz is schneider too."""
+    if schneider or schwarz:
+        return True
+    if card_points is None:
+        return False
+    return card_points >= _SCHNEIDER_FROM[rules] or card_points <= 30
 
 
 def card_points_band(card_points: int) -> int:

@@ -179,6 +179,11 @@ def surname_key(name: str) -> tuple[str, str]:
 PROVISIONAL_LEGEND = gettext_lazy(
     "* provisional: includes games entered at the table, not yet confirmed"
 )
+# What the standings' mark of a sheet closed short means, above its notes, on every output.
+CLOSED_SHORT_LEGEND = gettext_lazy(
+    "These rows include a sheet closed short: a result of fewer games than a full sheet, "
+    "ranked with the others."
+)
 
 # The heading of every output of a finished tournament's standings (the results PDF, the
 # standings page, the projector, a player's page): nothing in them changes until the

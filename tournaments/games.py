@@ -50,6 +50,14 @@ COMPUTED_FIELDS = (
 )
 
 
+def schneider_of(*, rules: str, card_points: int | None, schneider: bool, schwarz: bool) -> bool:
+    """A stored game's outcome: schneider by its flags or by its card points (the engine's
+    `schneider_reached`), not only the box ticked when it was entered."""
+    return scoring.schneider_reached(
+        rules, card_points=card_points, schneider=schneider, schwarz=schwarz
+    )
+
+
 def bonus_for(tournament: Tournament) -> scoring.Bonus:
     return scoring.Bonus(
         won=tournament.bonus_won,

@@ -370,9 +370,15 @@ class Tournament(models.Model):
         return reverse("tournament_detail", kwargs={"tournament": self.slug})
 
     def games_per_series(self, table_size: int) -> int:
-        return {3: self.games_per_series_3, 4: self.games_per_series_4}.get(
-            table_size, self.games_per_series_5
-        )
+        """The length of a complete list at a table of `table_size` (rules §4; a 5-table,
+        NA only, rules §3.6): the one computation of a table's length, for every page,
+        sheet and check that shows or needs it."""
+        lengths = {3: self.games_per_series_3, 4: self.games_per_series_4}
+        lengths[5] = self.games_per_series_5  # drawn only when `five_tables`
+        try:
+            return lengths[table_size]
+        except KeyError:
+            raise ValueError(f"no table of {table_size} in {self.slug}") from None
 
     @property
     def ramsch(self) -> str:

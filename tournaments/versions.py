@@ -22,15 +22,20 @@ from django.db.models.functions import Now
 from tournaments.models import Table, Tournament, layout_token
 
 
-def version_bump(*, tournament_id: int, sheets: Iterable[int] | None = None) -> int:
+def version_bump(
+    *, tournament_id: int, sheets: Iterable[int] | None = None, layout: bool = False
+) -> int:
     """Count one more change to a tournament; returns its new version.
 
     `sheets`: the ids of the tables whose score sheets (and with them their seats' stored
-    totals) are all this write changed. Without it, anything may have changed.
+    totals) are all this write changed. Without it, anything may have changed. `layout`:
+    the sheets' write changed what the standings show beyond the seats' totals too (a sheet
+    closed short, or such a sheet reopened): standings kept for older versions are made
+    afresh.
     Call it last in the writer's transaction, so that the row lock is held briefly.
     """
     changes = {"version": F("version") + 1, "changed": Now()}
-    if sheets is None:
+    if sheets is None or layout:
         changes["layout"] = layout_token()
     with transaction.atomic():
         Tournament.objects.filter(pk=tournament_id).update(**changes)

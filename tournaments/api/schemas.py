@@ -185,6 +185,8 @@ class SeriesResultOut(Schema):
     won: int
     lost: int
     others_lost: int
+    # Why the player's sheet was closed before its length; null for a full sheet.
+    closed_short: str | None = None
 
 
 class StandingOut(Schema):

@@ -180,6 +180,8 @@ def _standing_out(row) -> dict:
                 "won": result.won,
                 "lost": result.lost,
                 "others_lost": result.others_lost,
+                # Why the sheet was closed short (the pages mark the row); null if it was not.
+                "closed_short": result.closed_short or None,
             }
             for _n, result in sorted(row.series.items())
         ],

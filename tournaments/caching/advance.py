@@ -108,7 +108,15 @@ def _row_changed(
             new.provisional_series.add(number)
         old = row.series[number]
         new.series[number] = SeriesResult(
-            number, list_points, game_points, won, lost, others_lost, old.table, games
+            number,
+            list_points,
+            game_points,
+            won,
+            lost,
+            others_lost,
+            old.table,
+            games,
+            old.closed_short,  # closing short draws a new layout: never advanced across
         )
     new.provisional = bool(new.provisional_series)
     return new
@@ -125,7 +133,7 @@ def standings_progress(computed: ComputedStandings, tournament: Tournament) -> l
             played[line[2]] = line[8]
     numbers = computed.series_numbers
     by_series: dict[int, SeriesProgress] = {}
-    for table_id, (series_id, _number, size) in computed.tables.items():
+    for table_id, (series_id, _number, size, _short) in computed.tables.items():
         if series_id in open_series:
             number = numbers[series_id]
             entry = by_series.setdefault(number, SeriesProgress(number=number, played=0, length=0))

@@ -130,10 +130,14 @@ def draw_conflicts(series: Series) -> list[tuple[str, str, str]]:
 
 def series_tables(series: Series, *, venue: Venue | None = None) -> list[Table]:
     """The tables of a series in their order, with their seats' players and the number of
-    games `played`: all of them (the series desk), or one venue's (the venue's page)."""
+    games `played` of its `length` (the tournament's series length for the table's size):
+    all of them (the series desk), or one venue's (the venue's page)."""
     tables = series.tables.all()
     if venue is not None:
         tables = tables.filter(venue=venue)
-    return list(
+    tables = list(
         tables.prefetch_related("seats__player").annotate(played=Count("games")).order_by("number")
     )
+    for table in tables:
+        table.length = series.tournament.games_per_series(table.size)
+    return tables

@@ -1,9 +1,12 @@
 """The table assignment list of a series, as PDF (moved out of `exporters.sheets`).
 
 What a hall needs: every table with its seats and players, and every player A–Z by surname
-with their table and seat; given `standings_url`, the public standings' QR code. Given
-`link_url` (token → absolute address, from the view's request), it also prints a page of QR
-codes per table for entry on a phone (two under double entry).
+with their table and seat; given `standings_url`, the public standings' QR code.
+
+The *hall's list* is posted where everyone reads it, so it never carries a table's private
+entry link: whoever scans one can key games for that table. The *director's copy*
+(`director=True`) adds, given `link_url` (token → absolute address, from the view's
+request), a page of QR codes per table for entry on a phone (two under double entry).
 """
 
 from __future__ import annotations
@@ -45,18 +48,28 @@ class AssignmentsPdf(PdfDocument):
     QR = 34 * mm
 
     def __init__(
-        self, series: Series, *, link_url: Callable[[str], str] | None = None, standings_url=None
+        self,
+        series: Series,
+        *,
+        link_url: Callable[[str], str] | None = None,
+        standings_url=None,
+        director: bool = False,
     ):
         super().__init__(series.tournament)
-        self.series, self.link_url, self.standings_url = series, link_url, standings_url
+        self.series, self.standings_url, self.director = series, standings_url, director
+        # The private links only ever reach the director's copy.
+        self.link_url = link_url if director else None
 
     @property
     def title(self) -> str:
+        if self.director:
+            return _("Table assignments (director's copy, not for the hall)")
         return _("Table assignments")
 
     @property
     def filename(self) -> str:
-        return f"{self.tournament.slug}-series-{self.series.number}-tables.pdf"
+        copy = "-director" if self.director else ""
+        return f"{self.tournament.slug}-series-{self.series.number}-tables{copy}.pdf"
 
     def _seats(self) -> list[Seat]:
         return list(

@@ -23,9 +23,13 @@ from reportlab.platypus import LongTable, Paragraph, TableStyle
 from tournaments.exporters.base_pdf import PdfDocument
 from tournaments.exporters.pdf_styles import BODY, FONT, FONT_BOLD, HEAD_ROW, HEADING, THIN, fit
 from tournaments.exporters.qr import standings_link
-from tournaments.formats import FINAL_RESULTS, PROVISIONAL_LEGEND
+from tournaments.formats import CLOSED_SHORT_LEGEND, FINAL_RESULTS, PROVISIONAL_LEGEND
 from tournaments.models import Category, Series, Tournament
-from tournaments.standings.selectors import tournament_standings
+from tournaments.standings.selectors import (
+    CLOSED_SHORT_MARK,
+    closed_short_notes,
+    tournament_standings,
+)
 
 RANK_W = 9 * mm
 SERIES_W = 13 * mm
@@ -99,7 +103,9 @@ class ResultsPdf(PdfDocument):
                     *(str(row.series[n].list_points) if n in row.series else "–" for n in numbers),
                     str(row.won),
                     str(row.lost),
-                    f"{row.list_points}*" if row.provisional else str(row.list_points),
+                    str(row.list_points)
+                    + ("*" if row.provisional else "")
+                    + (f" {CLOSED_SHORT_MARK}" if row.closed_short else ""),
                 ]
             )
         widths = [
@@ -133,6 +139,7 @@ class ResultsPdf(PdfDocument):
         story.append(table)
         if any(row.provisional for row in standings):
             story.append(Paragraph(html.escape(str(PROVISIONAL_LEGEND)), BODY))
+        story += closed_short_legend(standings)
         return story + self.link()
 
     def link(self) -> list:
@@ -156,3 +163,15 @@ class ResultsPdf(PdfDocument):
         if not self.tournament.uses_list_points:
             text += " · " + _("game points")
         return text
+
+
+def closed_short_legend(standings) -> list:
+    """Paragraphs: what the mark of a row with a sheet closed short means, and each such
+    sheet's note (`standings.selectors.closed_short_notes`); nothing without one."""
+    notes = closed_short_notes(standings)
+    if not notes:
+        return []
+    return [
+        Paragraph(html.escape(str(CLOSED_SHORT_LEGEND)), BODY),
+        *(Paragraph(html.escape(note.text), BODY) for note in notes),
+    ]

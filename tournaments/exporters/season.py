@@ -42,6 +42,10 @@ class SeasonWorkbook(TournamentWorkbook):
     def export(self) -> Export:
         return Export(self.filename, XLSX, self.render())
 
+    @property
+    def print_heading(self) -> tuple[str, str]:
+        return self.season.name, ""
+
     def save(self, target) -> None:
         from openpyxl import Workbook
 

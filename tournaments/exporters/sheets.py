@@ -22,10 +22,11 @@ The *assignment list* is what a hall needs: every table with its seats and playe
 given `standings_url`, the public standings' QR code), and every player A–Z by surname with
 their table and seat.
 
-Given `link_url` (token → absolute address, from the view's request), both also print each
-table's *link* for entry on a phone as a QR code (two under double entry): on a blank sheet
-at the left of the summary block, on the assignment list as a page of codes per table. The
-codes are drawn as vector squares and carry the address as a clickable link too.
+Given `link_url` (token → absolute address, from the view's request), a blank sheet also
+prints its table's *link* for entry on a phone as a QR code (two under double entry) at the
+left of the summary block, as does the director's copy of the assignment list (a page of
+codes per table; the hall's list never does). The codes are drawn as vector squares and
+carry the address as a clickable link too.
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ COLUMN_HEAD = 8.5 * mm
 GAP = 1.5 * mm
 SUMMARY_ROW = 4.6 * mm
 SIGNATURE_ROW = 6.5 * mm
+# The notes under the signature row of a filled sheet (penalties, why it closed short).
+NOTE_SIZE = 6.5
+NOTE_LINE = 3 * mm
 ROW_MAX = 6.5 * mm
 # Column widths; the game description takes the rest.
 NUMBER_W = 7 * mm
@@ -94,6 +98,8 @@ class SheetPage:
     summary: dict[int, SeatSummary] | None = None
     # (label, address) of the table's phone links, printed as QR codes on a blank sheet.
     links: list[tuple[str, str]] = field(default_factory=list)
+    # Paragraphs under the signature row of a filled sheet, each wrapped to the full width.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def filled(self) -> bool:
@@ -109,6 +115,7 @@ class _Layout:
     size: int
     length: int
     summary_rows: int
+    note_lines: int = 0
 
     @property
     def seat_w(self) -> float:
@@ -136,7 +143,11 @@ class _Layout:
 
     @property
     def summary_height(self) -> float:
-        return self.summary_rows * SUMMARY_ROW + SIGNATURE_ROW
+        return self.summary_rows * SUMMARY_ROW + SIGNATURE_ROW + self.notes_height
+
+    @property
+    def notes_height(self) -> float:
+        return self.note_lines * NOTE_LINE + (1.5 * mm if self.note_lines else 0)
 
     @property
     def row_h(self) -> float:
@@ -238,9 +249,31 @@ class ScoreSheetsPdf(PdfDocument):
             rows=sheet.rows,
             summary={line.seat: line for line in sheet.summary},
         )
+        page.notes = cls.notes(page)
         tournament = table.series.tournament
         filename = f"{tournament.slug}-series-{table.series.number}-table-{table.number}.pdf"
         return cls(tournament, [page], filename=filename)
+
+    @staticmethod
+    def notes(page: SheetPage) -> list[str]:
+        """What a filled sheet states under its signature row: each seat's penalties (in
+        its game points) and, for a sheet closed short, after how many games and why."""
+        notes = []
+        penalties = "; ".join(
+            _("seat %(seat)s: %(points)s") % {"seat": seat, "points": line.penalties}
+            for seat, line in sorted(page.summary.items())
+            if line.penalties
+        )
+        if penalties:
+            notes.append(_("Penalties (in the game points): %(list)s") % {"list": penalties})
+        table = page.table
+        if table.closed and table.closed_short:
+            played = sum(1 for row in page.rows if row.game is not None)
+            notes.append(
+                _("Closed short after %(played)s of %(n)s games: %(reason)s")
+                % {"played": played, "n": page.length, "reason": table.closed_short}
+            )
+        return notes
 
     @property
     def title(self) -> str:
@@ -291,7 +324,8 @@ class ScoreSheetsPdf(PdfDocument):
     def draw_sheet(self, canvas, page: SheetPage, width: float, height: float):
         table = page.table
         labels = self.summary_labels(table.size)
-        layout = _Layout(width, height, table.size, page.length, len(labels))
+        notes = [line for note in page.notes for line in simpleSplit(note, FONT, NOTE_SIZE, width)]
+        layout = _Layout(width, height, table.size, page.length, len(labels), len(notes))
         key = (layout, tuple(labels))
         name = self._forms.get(key)
         if name is None:
@@ -305,6 +339,7 @@ class ScoreSheetsPdf(PdfDocument):
             self._draw_games(canvas, layout, page)
             self._draw_summary(canvas, layout, page)
             self._draw_legend(canvas, layout, page)
+            self._draw_notes(canvas, layout, notes)
         elif page.links:
             self._draw_links(canvas, layout, page, labels)
 
@@ -594,19 +629,16 @@ class ScoreSheetsPdf(PdfDocument):
                 if count is not None:
                     canvas.drawCentredString(x + layout.seat_w * 0.175, base, str(count))
                 canvas.drawRightString(right, base, str(points))
-        if any(line.penalties for line in page.summary.values()):
-            canvas.setFont(FONT, 6)
-            canvas.setFillColor(GREY)
-            text = "; ".join(
-                _("seat %(seat)s: %(points)s") % {"seat": seat, "points": line.penalties}
-                for seat, line in sorted(page.summary.items())
-                if line.penalties
-            )
-            canvas.drawString(
-                0,
-                y - layout.summary_height + 1.5 * mm,
-                fit(
-                    _("Penalties (in the game points): %(list)s") % {"list": text},
-                    layout.x_seat(1),
-                ),
-            )
+
+    @staticmethod
+    def _draw_notes(canvas, layout: _Layout, lines: list[str]):
+        """The notes' lines under the signature row, across the whole width: nothing cut
+        (the rows above are made lower to leave them room)."""
+        if not lines:
+            return
+        canvas.setFont(FONT, NOTE_SIZE)
+        canvas.setFillColor(colors.black)
+        y = layout.y_summary - layout.summary_height + layout.notes_height - 1.5 * mm
+        for line in lines:
+            y -= NOTE_LINE
+            canvas.drawString(0, y + 0.8 * mm, line)

@@ -123,7 +123,8 @@ class VenueSheetsPdfView(SeriesMixin, VenueMixin, DownloadView):
 
 
 class AssignmentsPdfView(SeriesMixin, ManageMixin, DownloadView):
-    """Who sits where: by table and by name, for the hall."""
+    """Who sits where: by table and by name, for the hall (the public standings' code
+    only); `?copy=director`: the director's copy, with every table's private entry link."""
 
     def exporter(self):
         self.series.tournament = self.tournament
@@ -131,6 +132,7 @@ class AssignmentsPdfView(SeriesMixin, ManageMixin, DownloadView):
             self.series,
             link_url=_link_url(self.request),
             standings_url=_standings_url(self.request, self.tournament),
+            director=self.request.GET.get("copy") == "director",
         )
 
 

@@ -3,8 +3,9 @@
 Sheets: *Standings* (`standings.selectors.tournament_standings`), *Series n* (taken from
 them, `series_standings_from`), *Teams* (`team_standings`) and *Games*
 (`games_of_tournament`: one row per game with its declared fields and the values `games`
-stored). The same selectors feed the HTML pages and the PDFs, so the totals agree
-everywhere; nothing here computes a score.
+stored; its Schneider column is the play's outcome, `games.schneider_of`, also when the
+card points made it schneider without the box ticked). The same selectors feed the HTML
+pages and the PDFs, so the totals agree everywhere; nothing here computes a score.
 
 With `money=True` (the secretaries' download) and a fee or prize set, a *Money* sheet
 follows the standings: one row per player with the figures of `money.selectors.tournament_money`,
@@ -41,19 +42,21 @@ from dataclasses import dataclass
 from zipfile import ZIP_DEFLATED, ZipFile
 
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
 
 from tournaments.exporters import XLSX, Export
 from tournaments.exporters.sheets import NULL_OVERBID_NOTE
 from tournaments.exporters.xlsx_rows import LeanRows
-from tournaments.formats import PROVISIONAL_LEGEND
-from tournaments.games import COMPUTED_FIELDS, DECLARED_FIELDS
+from tournaments.formats import CLOSED_SHORT_LEGEND, PROVISIONAL_LEGEND
+from tournaments.games import COMPUTED_FIELDS, DECLARED_FIELDS, schneider_of
 from tournaments.log.selectors import tournament_log
 from tournaments.models import (
     Category,
@@ -71,7 +74,9 @@ from tournaments.money.selectors import TournamentMoney, tournament_money
 from tournaments.phrases import shown_text
 from tournaments.sheets.selectors import disputed_games, games_of_tournament
 from tournaments.standings.selectors import (
+    CLOSED_SHORT_MARK,
     StandingRow,
+    closed_short_notes,
     series_standings_from,
     team_standings,
     tournament_standings,
@@ -89,6 +94,15 @@ HEADER_ALIGNMENT = Alignment(vertical="center", wrap_text=True)
 # to 3.9 MB at level 1, in 0.79 s to 3.0 MB at level 6 (medians of 5, openpyxl 3.1.5): a
 # third larger file for a quarter of the time.
 COMPRESS_LEVEL = 1
+
+
+# A sheet whose columns are wider than this (Excel's character widths) prints across A4.
+PORTRAIT_WIDTH = 100
+
+
+def _header_text(text: str) -> str:
+    """`text` for a page header: "&" starts a code there, so a literal one is doubled."""
+    return ILLEGAL_CHARACTERS_RE.sub("", text).replace("&", "&&")
 
 
 @dataclass(frozen=True)
@@ -196,15 +210,44 @@ class TournamentWorkbook:
 
     # ----------------------------------------------------------------------------------
 
+    @property
+    def print_heading(self) -> tuple[str, str]:
+        """(title, date) at the head of every printed page."""
+        return self.tournament.name, date_format(self.tournament.date, "SHORT_DATE_FORMAT")
+
     def sheet(self, title: str, columns: Sequence[Column], *, header: bool = True):
-        """A write-only sheet with its widths, frozen header and (`header`) header row."""
+        """A write-only sheet with its widths, frozen header, print setup (`print_setup`)
+        and (`header`) header row."""
         ws = self.workbook.create_sheet(title=title[:31])
         for index, column in enumerate(columns, start=1):
             ws.column_dimensions[get_column_letter(index)].width = column.width
         ws.freeze_panes = "A2"
+        self.print_setup(ws, columns)
         if header:
             ws.append(self.header(ws, columns))
         return ws
+
+    def print_setup(self, ws, columns: Sequence[Column]):
+        """How a sheet prints (openpyxl's public API; a write-only sheet takes it before its
+        first row): A4, across when wide, every column on the page's width (as many pages
+        down as it takes), the header row repeated on each page, the title, date and sheet
+        name at the head and the page number at the foot."""
+        ws.page_setup.paperSize = Worksheet.PAPERSIZE_A4
+        wide = sum(column.width for column in columns) > PORTRAIT_WIDTH
+        ws.page_setup.orientation = (
+            Worksheet.ORIENTATION_LANDSCAPE if wide else Worksheet.ORIENTATION_PORTRAIT
+        )
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0  # as many pages down as the rows need
+        ws.print_title_rows = "1:1"
+        ws.print_options.gridLines = True
+        title, date = self.print_heading
+        ws.oddHeader.left.text = _header_text(title)
+        ws.oddHeader.center.text = _header_text(ws.title)
+        ws.oddHeader.right.text = _header_text(date)
+        ws.oddFooter.center.text = _("Page &P of &N")
+        ws.oddFooter.right.text = _("Printed &D")
 
     @staticmethod
     def header(ws, columns: Sequence[Column]) -> list[WriteOnlyCell]:
@@ -255,6 +298,7 @@ class TournamentWorkbook:
             Column(_("Game points"), 11, POINTS),
             Column(_("Points"), 10, POINTS),
             Column(_("Provisional"), 11),
+            Column(_("Closed short"), 11),
         ]
 
     def write_standings(self, standings, series_numbers: Sequence[int]):
@@ -280,11 +324,13 @@ class TournamentWorkbook:
                         row.game_points,
                         row.list_points,
                         self.provisional_mark(row),
+                        self.closed_short_mark(row),
                     ],
                 )
             )
         self.finish(ws, columns, len(standings))
         self.provisional_legend(ws, standings)
+        self.closed_short_legend(ws, standings)
 
     def write_series(self, series: Series, standings: list[StandingRow]):
         columns = [
@@ -299,6 +345,7 @@ class TournamentWorkbook:
             Column(_("Game points"), 11, POINTS),
             Column(_("Points"), 10, POINTS),
             Column(_("Provisional"), 11),
+            Column(_("Closed short"), 11),
         ]
         ws = self.sheet(_("Series %(number)s") % {"number": series.number}, columns)
         for row in standings:
@@ -319,17 +366,37 @@ class TournamentWorkbook:
                         row.game_points,
                         row.list_points,
                         self.provisional_mark(row),
+                        self.closed_short_mark(row),
                     ],
                 )
             )
         self.finish(ws, columns, len(standings))
         self.provisional_legend(ws, standings)
+        self.closed_short_legend(ws, standings)
 
     @staticmethod
     def provisional_mark(row: StandingRow) -> str:
         """As the HTML tables: the row counts games entered at a table, not yet confirmed
         (or has a disputed game, which counts nowhere yet)."""
         return "*" if row.provisional else ""
+
+    @staticmethod
+    def closed_short_mark(row: StandingRow) -> str:
+        """As the HTML tables: the mark and the series of the row's sheets closed short."""
+        numbers = sorted(result.number for result in row.closed_short)
+        if not numbers:
+            return ""
+        return f"{CLOSED_SHORT_MARK} " + ", ".join(_("S%(n)s") % {"n": n} for n in numbers)
+
+    @staticmethod
+    def closed_short_legend(ws, standings: Sequence[StandingRow]):
+        """Below the rows (and outside the auto filter): each sheet closed short, why."""
+        notes = closed_short_notes(standings)
+        if notes:
+            ws.append([])
+            ws.append([str(CLOSED_SHORT_LEGEND)])
+            for note in notes:
+                ws.append([text_cell(ws, note.text)])
 
     @staticmethod
     def provisional_legend(ws, standings: Sequence[StandingRow]):
@@ -565,6 +632,7 @@ class TournamentWorkbook:
         # dozen recur on every sheet: kept once per (table size, game number).
         deals: dict[tuple[int, int], tuple[int, str | None]] = {}
         for tournament in tournaments:
+            rules = tournament.rules
             games = (
                 games_of_tournament(tournament)
                 .values_list(*self.GAME_FIELDS)
@@ -622,7 +690,12 @@ class TournamentWorkbook:
                     "x" if schwarz_announced else None,
                     "x" if ouvert else None,
                     None if won is None else won_label if won else lost_label,
-                    "x" if schneider else None,
+                    # The outcome, also when the card points made it schneider.
+                    "x"
+                    if schneider_of(
+                        rules=rules, card_points=card_points, schneider=schneider, schwarz=schwarz
+                    )
+                    else None,
                     "x" if schwarz else None,
                     card_points,
                     bid,

@@ -20,6 +20,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import A, signature
 
+from tournaments.standings.selectors import CLOSED_SHORT_MARK, closed_short_notes
+
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}
 HIDE_PHONE_NUM = {"th": {"class": "num hide-phone"}, "td": {"class": "num hide-phone"}}
@@ -28,6 +30,7 @@ NARROW_NUM = {"th": {"class": "num hide-narrow"}, "td": {"class": "num hide-narr
 
 
 PROVISIONAL_TITLE = _("provisional: games entered at the table, not yet confirmed")
+CLOSED_SHORT_TITLE = _("includes a sheet closed short: fewer games than a full sheet")
 
 
 class QuickBodyMixin:
@@ -408,11 +411,21 @@ class StandingsTable(QuickBodyMixin, tables.Table):
         super().__init__(data, extra_columns=extra, sequence=sequence, exclude=exclude, **kwargs)
         # Games entered at a table count before the sheet is confirmed, marked (legend).
         self.has_provisional = any(getattr(row, "provisional", False) for row in data)
+        # A result from a sheet closed short is ranked with the full ones, marked (legend).
+        self.closed_short_notes = closed_short_notes(data)
 
     def render_list_points(self, value, record):
         if getattr(record, "provisional", False):
-            return format_html(
+            value = format_html(
                 '{} <abbr class="provisional" title="{}">*</abbr>', value, PROVISIONAL_TITLE
+            )
+        short = getattr(record, "closed_short", None)
+        if short:
+            value = format_html(
+                '{} <abbr class="closed-short" title="{}">{}</abbr>',
+                value,
+                CLOSED_SHORT_TITLE,
+                CLOSED_SHORT_MARK,
             )
         return value
 

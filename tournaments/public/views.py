@@ -32,7 +32,12 @@ from tournaments.public.tables import (
 )
 from tournaments.shared_views import SeasonTablesMixin, category_of
 from tournaments.sheets.selectors import latest_games, table_sheet
-from tournaments.standings.selectors import player_statistics, team_standings
+from tournaments.standings.selectors import (
+    CLOSED_SHORT_MARK,
+    closed_short_notes,
+    player_statistics,
+    team_standings,
+)
 
 STANDINGS_PER_PAGE = 100
 # One date format per language, on every page and PDF: 21.11.2026, 11/21/2026.
@@ -293,6 +298,8 @@ class ProjectorView(TournamentPageMixin, TournamentMixin, TemplateView):
             standings_url=self.request.build_absolute_uri(self.tournament.get_absolute_url()),
             next_url="?" + urlencode(query),
             has_provisional=any(row.provisional for row in page.object_list),
+            closed_short_notes=closed_short_notes(page.object_list),
+            closed_short_mark=CLOSED_SHORT_MARK,
             latest=latest_games(self.tournament, limit=8),
             refresh_seconds=self.refresh_seconds,
         )

@@ -542,6 +542,8 @@ def table_close(
             return differences
         table.closed = True
         table.closed_short = short_reason if played < limit else ""
+        if table.closed_short:
+            write.relayout()  # the standings mark the sheet's players (`closed_short`)
         table.save(update_fields=["closed", "paper_totals", "closed_short"])
         action_record(
             tournament=table.series.tournament,
@@ -568,6 +570,8 @@ def table_reopen(*, table: Table, user=None, reason: str = "") -> Table:
             return table
         table.closed = False
         table.save(update_fields=["closed"])
+        if table.closed_short:
+            write.relayout()  # no longer closed short: the standings drop their mark
         action_record(
             tournament=table.series.tournament,
             kind=Kind.SHEET_REOPENED,

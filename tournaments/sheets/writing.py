@@ -57,11 +57,17 @@ class SheetWrite:
         self.table_ids = [table.pk]
         self.games: list[Game] = []
         self.changed = True
+        self.layout = False  # `relayout`: the standings change beyond the seats' totals
         self.version: int | None = None  # set when the step has ended with a bump
 
     def stamp(self, *games: Game):
         """Give these games (saved in this write) the write's version when it ends."""
         self.games.extend(games)
+
+    def relayout(self):
+        """The write changes what the standings show beyond the seats' totals (whether a
+        sheet was closed short): standings kept for older versions are not advanced."""
+        self.layout = True
 
     def unchanged(self):
         """Nothing was written: no totals to refresh, no new version."""
@@ -97,6 +103,7 @@ def sheet_write(table: Table) -> Iterator[SheetWrite]:
         yield inner
         if inner.changed:
             outer.changed = True
+            outer.layout = outer.layout or inner.layout
             outer.games.extend(inner.games)
         return
     with transaction.atomic():
@@ -108,7 +115,9 @@ def sheet_write(table: Table) -> Iterator[SheetWrite]:
             _CURRENT.reset(token)
         if write.changed:
             seat_totals_refresh(table_ids=write.table_ids)
-            write.version = version_bump(tournament_id=write.tournament_id, sheets=write.table_ids)
+            write.version = version_bump(
+                tournament_id=write.tournament_id, sheets=write.table_ids, layout=write.layout
+            )
             _stamp(write.games, write.version)
 
 

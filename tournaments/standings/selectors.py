@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from django.db import connection
 from django.db.models import Count, Max, Q
+from django.utils.translation import ngettext
 
 from tournaments import permissions
 from tournaments.models import (
@@ -74,6 +75,9 @@ class SeriesResult:
     others_lost: int
     table: int
     games: int = 0  # games played at the table so far
+    # Why the player's sheet was closed before its length ("" if it was not): a result of
+    # fewer games than a full sheet's, ranked with the others (`closed_short_notes`).
+    closed_short: str = ""
 
 
 @dataclass
@@ -94,6 +98,12 @@ class StandingRow:
     series: dict[int, SeriesResult] = field(default_factory=dict)
     provisional: bool = False  # counts games entered at a table, not yet confirmed
     provisional_series: set[int] = field(default_factory=set)  # the series where it does
+
+    @property
+    def closed_short(self) -> list[SeriesResult]:
+        """The row's series results from sheets closed short: every output marks the row
+        (`CLOSED_SHORT_MARK`) and gives the reasons (`closed_short_notes`)."""
+        return [result for result in self.series.values() if result.closed_short]
 
     def rank_key(self):
         """The tie-break keys (`TIE_BREAK` without the name): equal keys share a rank."""
@@ -121,8 +131,8 @@ class ComputedStandings:
     series_numbers: dict[int, int]  # series id → number
     lines: list[tuple] = field(default_factory=list, repr=False)  # STANDING_SEAT_FIELDS
     known: dict[tuple, tuple] | None = field(default=None, repr=False)
-    # table id → (series id, number, size): the tables of the series counted
-    tables: dict[int, tuple[int, int, int]] = field(default_factory=dict, repr=False)
+    # table id → (series id, number, size, why it closed short or ""): the tables counted
+    tables: dict[int, tuple[int, int, int, str]] = field(default_factory=dict, repr=False)
     open_series: set[int] = field(default_factory=set, repr=False)  # ids of those in play
 
     @property
@@ -177,13 +187,15 @@ def _tournament_standings(
     )
     # The seats alone (no join per seat): the tables' numbers come from one small query,
     # whatever the number of seats.
-    tables: dict[int, tuple[int, int, int]] = {}
+    tables: dict[int, tuple[int, int, int, str]] = {}
     lines: list[tuple] = []
     if series_numbers:
         ids = list(series_numbers)
         tables = {
-            table_id: (series_id, number, size)
-            for table_id, series_id, number, size in fetch(tables_sql(len(ids)), ids)
+            table_id: (series_id, number, size, (closed_short or "") if closed else "")
+            for table_id, series_id, number, size, closed, closed_short in fetch(
+                tables_sql(len(ids)), ids
+            )
         }
         lines = fetch(
             seats_sql(len(ids), bool(category)),
@@ -239,10 +251,11 @@ def seats_add(
     rows: dict[int, StandingRow],
     lines: Iterable[tuple],
     series_numbers: dict[int, int],
-    tables: dict[int, tuple[int, int, int]],
+    tables: dict[int, tuple[int, int, int, str]],
 ) -> None:
     """Add each seat's stored totals (`STANDING_SEAT_FIELDS` tuples) to its player's row:
-    the totals and the series' result. `tables`: table id → (series id, number, size)."""
+    the totals and the series' result. `tables`: table id → (series id, number, size, why
+    it closed short)."""
     for (
         player_id,
         series_id,
@@ -275,6 +288,7 @@ def seats_add(
             others_lost,
             tables[table_id][1],
             games,
+            tables[table_id][3],
         )
     for row in rows.values():  # series in their order, as the seats came before
         if len(row.series) > 1:
@@ -296,8 +310,9 @@ def standings_json(
 
 
 def standing_json(row: StandingRow) -> dict:
-    """One row of `standings_json`."""
-    return {
+    """One row of `standings_json`; `closed_short` (optional, only when a sheet of the
+    player's was closed short) lists those series with their table, games and reason."""
+    data = {
         "rank": row.rank,
         "player": row.player_name,
         "club": row.club or None,
@@ -318,6 +333,63 @@ def standing_json(row: StandingRow) -> dict:
             for result in sorted(row.series.values(), key=lambda r: r.number)
         ],
     }
+    short = row.closed_short
+    if short:
+        data["closed_short"] = [
+            {
+                "series": result.number,
+                "table": result.table,
+                "games": result.games,
+                "reason": result.closed_short,
+            }
+            for result in sorted(short, key=lambda r: r.number)
+        ]
+    return data
+
+
+# The mark of a standings row with a result from a sheet closed short, on every output.
+CLOSED_SHORT_MARK = "◐"
+
+
+@dataclass(frozen=True)
+class ClosedShortNote:
+    """A sheet closed before its length, as the legend under the standings gives it."""
+
+    series: int
+    table: int
+    games: int
+    reason: str
+
+    @property
+    def text(self) -> str:
+        """The note as the legends give it, with the mark it explains."""
+        text = ngettext(
+            "%(mark)s Series %(series)s, table %(table)s: closed short after %(games)s game "
+            "(%(reason)s)",
+            "%(mark)s Series %(series)s, table %(table)s: closed short after %(games)s games "
+            "(%(reason)s)",
+            self.games,
+        )
+        return text % {
+            "mark": CLOSED_SHORT_MARK,
+            "series": self.series,
+            "table": self.table,
+            "games": self.games,
+            "reason": self.reason,
+        }
+
+
+def closed_short_notes(rows: Iterable[StandingRow]) -> list[ClosedShortNote]:
+    """The sheets closed short among `rows`' results, once each, by series and table: the
+    legend that explains the rows marked `CLOSED_SHORT_MARK` (the page, the PDFs, the
+    workbook, the projector)."""
+    notes = {}
+    for row in rows:
+        for result in row.closed_short:
+            key = (result.number, result.table)
+            if key not in notes:
+                notes[key] = ClosedShortNote(*key, result.games, result.closed_short)
+    return [notes[key] for key in sorted(notes)]
 
 
 def tied_groups(standings: list[StandingRow]) -> list[list[StandingRow]]:

@@ -64,7 +64,7 @@ def marks(count: int) -> str:
 @lru_cache(maxsize=64)
 def tables_sql(series: int) -> str:
     return (
-        f"SELECT id, series_id, number, size FROM {Table._meta.db_table}"
+        f"SELECT id, series_id, number, size, closed, closed_short FROM {Table._meta.db_table}"
         f" WHERE series_id IN {marks(series)}"
     )
 

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
 from tests.tournaments.helpers import confirmation_posting, form_posting
 from tournaments.draw.services import series_draw
 from tournaments.models import Seat, Series
@@ -37,6 +37,19 @@ class TestSecretaryFlow:
 class TestSeriesPage:
     def series_url(self, tournament, number=1):
         return reverse("manage:series", kwargs={"tournament": tournament.slug, "series": number})
+
+    def test_each_table_shows_the_length_of_its_own_size(self, client_for, secretary, club):
+        """Issue 27, 3: a table of five showed "0/36", the 3-table length (rules §3.6, §4)."""
+        tournament = TournamentFactory(
+            club=club, slug="tournee-5", rules="na", five_tables=True, games_per_series_5=50
+        )
+        for p in PlayerFactory.create_batch(9, club=club):
+            RegistrationFactory(tournament=tournament, player=p)
+        series = series_draw(tournament=tournament, seed=7)  # a 4- and a 5-table
+        assert sorted(series.tables.values_list("size", flat=True)) == [4, 5]
+        page = client_for(secretary).get(self.series_url(tournament)).content.decode()
+        assert "0/48" in page and "0/50" in page
+        assert "0/36" not in page
 
     def test_draw_again_posts_what_the_page_offers(self, client_for, secretary, tournament):
         for p in PlayerFactory.create_batch(8, club=tournament.club):

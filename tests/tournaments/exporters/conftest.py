@@ -14,7 +14,7 @@ from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tests.tournaments.money.helpers import worked_tournament
 from tournaments.draw.services import series_draw
 from tournaments.entry.services import game_record_at_table, sheet_copy_record
-from tournaments.sheets.services import penalty_record
+from tournaments.sheets.services import game_record, penalty_record
 
 
 @pytest.fixture
@@ -65,3 +65,28 @@ def worked(tournament, seated_series):
 def linked_series(seated_series):
     """Series 1 with two 3-tables (links issued by the draw)."""
     return seated_series(6)
+
+
+@pytest.fixture
+def na_five_table(na_tournament, named_series):
+    """An NA table of five (rules §3.6) with 10 games entered and a penalty for each seat."""
+    na_tournament.five_tables = True
+    na_tournament.save()
+    table = named_series(NAMES[:5], target=na_tournament).tables.get()
+    assert table.size == 5
+    for number in range(1, 11):
+        out = table.sitting_out(number)
+        declarer = next(seat for seat in range(1, 6) if seat not in out)
+        game_record(
+            table=table,
+            data={
+                "declarer": declarer,
+                "game": "solo",
+                "trump": "hearts",
+                "matadors": 2,
+                "card_points": 70 if number % 3 else 40,
+            },
+        )
+    for seat in range(1, 6):
+        penalty_record(table=table, seat=seat, points=-10 * seat, reason="misdeal")
+    return table

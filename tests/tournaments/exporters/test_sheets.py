@@ -20,6 +20,7 @@ from tournaments.exporters.sheets import ScoreSheetsPdf, draw_qr
 from tournaments.formats import surname_key
 from tournaments.models import Tournament
 from tournaments.sheets.selectors import table_sheet
+from tournaments.sheets.services import table_close
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements.txt) reads the PDFs back")
 
@@ -169,6 +170,26 @@ def test_filled_sheet_of_a_north_american_table(na_tournament, named_series):
     (text,) = pdf_pages(ScoreSheetsPdf.filled(table).render())
     line = {s.seat: s for s in table_sheet(table).summary}[2]
     assert line.list_points in numbers_in(text) and "Total" in text and "×" not in text
+
+
+def test_the_five_table_sheet_prints_its_whole_penalty_line(na_five_table):
+    """Issue 27, 3: at a 5-table the penalty line was cut after the second seat ("seat…")."""
+    (text,) = pdf_pages(ScoreSheetsPdf.filled(na_five_table).render())
+    flat = " ".join(text.split())
+    assert (
+        "Penalties (in the game points): seat 1: -10; seat 2: -20; seat 3: -30; "
+        "seat 4: -40; seat 5: -50" in flat
+    )
+    assert "…" not in text
+
+
+def test_a_sheet_closed_short_gives_its_reason(na_five_table):
+    """Issue 27, 3: the PDF of a sheet closed before its length says so, and why."""
+    reason = "Table 1 stopped early: a player was taken ill and the hall closed at midnight"
+    table_close(table=na_five_table, short_reason=reason)
+    na_five_table.refresh_from_db()
+    (text,) = pdf_pages(ScoreSheetsPdf.filled(na_five_table).render())
+    assert f"Closed short after 10 of 60 games: {reason}" in " ".join(text.split())
 
 
 # --------------------------------------------------------------------------------------

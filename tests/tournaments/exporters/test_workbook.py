@@ -13,6 +13,7 @@ from unittest import mock
 import pytest
 from openpyxl import Workbook, load_workbook
 
+from tests.tournaments.exporters.helpers import NAMES
 from tests.tournaments.helpers import WORKED_EXAMPLE, enter, sheet_rows
 from tournaments.exporters.workbook import COMPRESS_LEVEL, TournamentWorkbook, text_cell
 from tournaments.models import Game
@@ -47,6 +48,7 @@ def test_workbook_standings_are_the_selectors_totals(tournament, worked_table):
         "Game points",
         "Points",
         "Provisional",
+        "Closed short",
     )
     expected = [
         (
@@ -61,19 +63,20 @@ def test_workbook_standings_are_the_selectors_totals(tournament, worked_table):
             r.game_points,
             r.list_points,
             None,
+            None,
         )
         for r in tournament_standings(tournament)
     ]
     assert data_rows(ws) == expected
-    assert [row[-2] for row in data_rows(ws)] == [1332, 1320, 1308, 108]
+    assert [row[-3] for row in data_rows(ws)] == [1332, 1320, 1308, 108]
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == "A1:K5"
+    assert ws.auto_filter.ref == "A1:L5"
     assert ws["J2"].number_format == "#,##0;-#,##0;0"
 
 
 def test_workbook_series_and_team_sheets(tournament, worked_table):
     book = open_workbook(tournament)
-    series = [(row[1], row[-2]) for row in data_rows(book["Series 1"])]
+    series = [(row[1], row[-3]) for row in data_rows(book["Series 1"])]
     assert series == [
         (r.player_name, r.list_points) for r in series_standings(worked_table.series)
     ]
@@ -107,6 +110,55 @@ def test_workbook_has_one_row_per_game_with_its_stored_values(tournament, worked
         assert line.game_points == sum(
             r[col["Score"]] for r in rows if r[col["Declarer"]] == line.seat
         )
+
+
+@pytest.mark.parametrize(
+    ("rules", "card_points", "schneider"),
+    [
+        ("ispa", 95, "x"),  # rules §1.3: schneider by card points, no box ticked
+        ("ispa", 20, "x"),  # rules §1.3: the declarer schneider himself
+        ("ispa", 75, None),
+        ("na", 90, None),  # rules §3.3: no schneider at exactly 90 in NA
+        ("na", 91, "x"),
+    ],
+)
+def test_workbook_schneider_column_shows_the_outcome_by_card_points(
+    tournament, named_series, rules, card_points, schneider
+):
+    """Issue 27, 3: the Schneider column showed the entry's checkbox, empty for a game
+    that card points made schneider."""
+    tournament.rules = rules
+    tournament.save()
+    table = named_series(NAMES[:3]).tables.get()
+    game = (
+        {"game": "clubs", "matadors": 1}
+        if rules == "ispa"
+        else {"game": "solo", "trump": "clubs", "matadors": 1}
+    )
+    enter(table, [{"declarer": 2, **game, "card_points": card_points}])
+    ws = open_workbook(tournament)["Games"]
+    header = next(ws.iter_rows(max_row=1, values_only=True))
+    (row,) = data_rows(ws)
+    assert row[header.index("Schneider")] == schneider
+    assert row[header.index("Card points")] == card_points
+
+
+def test_every_workbook_sheet_prints_with_title_date_and_repeated_header(tournament, worked_table):
+    """Issue 27, 3: the workbook had no print setup."""
+    tournament.name = "Herbst & Winter"
+    tournament.save()
+    book = open_workbook(tournament)
+    for ws in book.worksheets:
+        assert ws.print_title_rows == "$1:$1", ws.title
+        assert ws.sheet_properties.pageSetUpPr.fitToPage is True
+        assert (ws.page_setup.fitToWidth, ws.page_setup.fitToHeight) == (1, 0)
+        assert ws.page_setup.paperSize == 9  # A4
+        assert ws.oddHeader.left.text == "Herbst && Winter"  # "&" doubled: not a code
+        assert ws.oddHeader.center.text == ws.title
+        assert ws.oddHeader.right.text == tournament.date.strftime("%m/%d/%Y")
+        assert ws.oddFooter.center.text == "Page &P of &N"
+    assert book["Games"].page_setup.orientation == "landscape"
+    assert book["Standings"].page_setup.orientation == "landscape"
 
 
 def test_workbook_of_a_tournament_without_games(tournament):
@@ -188,7 +240,7 @@ def test_workbook_marks_provisional_rows_and_leaves_disputed_games_out_of_the_su
     assert len(standings) == 3 and all(r.provisional for r in standings)
     assert [row[col["Provisional"]] for row in rows[:3]] == ["*"] * 3
     assert rows[-1][0] == "* provisional: includes games entered at the table, not yet confirmed"
-    assert ws.auto_filter.ref == "A1:K4"
+    assert ws.auto_filter.ref == "A1:L4"
     assert [row[col["Provisional"]] for row in data_rows(book["Series 1"])[:3]] == ["*"] * 3
 
     games = book["Games"]

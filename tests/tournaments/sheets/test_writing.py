@@ -58,9 +58,9 @@ def spy(monkeypatch):
         calls.append(("refresh", sorted(table_ids)))
         return refresh(table_ids=table_ids)
 
-    def spied_bump(*, tournament_id, sheets=None):
+    def spied_bump(*, tournament_id, sheets=None, layout=False):
         calls.append(("bump", None if sheets is None else sorted(sheets)))
-        return bump(tournament_id=tournament_id, sheets=sheets)
+        return bump(tournament_id=tournament_id, sheets=sheets, layout=layout)
 
     monkeypatch.setattr(writing, "seat_totals_refresh", spied_refresh)
     monkeypatch.setattr(writing, "version_bump", spied_bump)
