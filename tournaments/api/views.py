@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
@@ -230,7 +230,8 @@ def _series(tournament: Tournament, number: int) -> Series:
 @paginate(Paginated)
 @decorate_view(conditional(_list_state))
 def tournament_list(request, season: str | None = None, club: str | None = None):
-    """Published tournaments (and your club's drafts when signed in), newest first."""
+    """Published tournaments (and the drafts you may see when signed in: your club's, your
+    league's match days, your venue's), newest first."""
     tournaments = visible_tournaments(request.user).select_related("club", "season")
     if (season and not _storable(season)) or (club and not _storable(club)):
         tournaments = tournaments.none()
@@ -464,20 +465,11 @@ def _season_out(season: Season) -> dict:
 
 
 def _visible_season(request, season: Season) -> bool:
-    return season.tournaments.filter(published=True).exists() or permissions.can_manage_season(
-        request.user, season
-    )
+    return permissions.can_view_season(request.user, season)
 
 
 def _visible_seasons(request):
-    return (
-        Season.objects.filter(
-            Q(tournaments__in=visible_tournaments(request.user))
-            | Q(club__in=permissions.managed_clubs(request.user))
-        )
-        .distinct()
-        .order_by("-id")
-    )
+    return permissions.visible_seasons(request.user).order_by("-id")
 
 
 def _season_list_state(request, **kwargs):
@@ -489,7 +481,7 @@ def _season_list_state(request, **kwargs):
 @paginate(Paginated)
 @decorate_view(conditional(_season_list_state))
 def season_list(request):
-    """League seasons with a published match day (and your club's when signed in)."""
+    """Seasons with a published match day (and those you may see when signed in)."""
     return LaidOut(_visible_seasons(request).select_related("club"), _season_out)
 
 

@@ -297,25 +297,9 @@ def day_standings(day: Tournament) -> list[StandingRow]:
 
 def visible_days(season: Season, *, viewer=None, live: bool = False) -> list[Tournament]:
     """The season's match days in date order that `viewer` may see (published ones for
-    the public, None); `live`: every one. Whether the viewer manages a draft is asked once
-    per league or club, not per day."""
-    manages: dict[tuple, bool] = {}
-
-    def visible(day: Tournament) -> bool:
-        if live or day.published:
-            return True
-        if viewer is None:
-            return False
-        key = (day.season_id, day.club_id)
-        if key not in manages:
-            manages[key] = permissions.can_view_tournament(viewer, day)
-        return manages[key]
-
-    return [
-        day
-        for day in season.tournaments.select_related("club", "confirmation").order_by("date", "pk")
-        if visible(day)
-    ]
+    the public, None; `permissions.visible_tournaments`); `live`: every one."""
+    days = season.tournaments.select_related("club", "confirmation").order_by("date", "pk")
+    return list(days if live else permissions.visible_tournaments(viewer, days))
 
 
 def season_tables(

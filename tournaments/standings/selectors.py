@@ -501,11 +501,13 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
     tournaments = {
         t.pk: t
         # Subqueries, not an OR across two joins: the plan stays on the player's rows.
-        for t in Tournament.objects.filter(
-            Q(pk__in=Seat.objects.filter(player=player).values("series__tournament_id"))
-            | Q(pk__in=Registration.objects.filter(player=player).values("tournament_id"))
+        for t in permissions.visible_tournaments(
+            viewer,
+            Tournament.objects.filter(
+                Q(pk__in=Seat.objects.filter(player=player).values("series__tournament_id"))
+                | Q(pk__in=Registration.objects.filter(player=player).values("tournament_id"))
+            ),
         ).select_related("club")
-        if (t.published if viewer is None else permissions.can_view_tournament(viewer, t))
     }
     seats = Seat.objects.filter(player=player, series__tournament__in=list(tournaments))
     lines = seat_lines(seats)
