@@ -38,6 +38,7 @@ from tournaments.leagues.selectors import season_tables
 from tournaments.models import Category, Game, Player, Season, Series, Table, Tournament
 from tournaments.sheets.selectors import games_since, table_sheet
 from tournaments.standings.selectors import (
+    json_text,
     player_statistics,
     standing_json,
     team_standings,
@@ -508,8 +509,8 @@ def season_detail(request, slug: str, category: str | None = None):
                 "rank": row.rank,
                 "player_id": row.player_id,
                 "player": row.name,
-                "club": row.club,
-                "team": row.team,
+                "club": json_text(row.club),
+                "team": json_text(row.team),
                 "category": row.category,
                 "list_points": row.list_points,
                 "won": row.won,
@@ -557,7 +558,7 @@ def player_detail(request, player_id: int = Path(..., ge=0, le=LARGEST)):
         "id": player.pk,
         "name": player.name,
         "club": player.club.name if player.club else None,
-        "team": player.team,
+        "team": json_text(player.team),
         "category": player.category,
         "url": player.get_absolute_url(),
         **{

@@ -42,6 +42,7 @@ from tournaments.models import (
 from tournaments.standings.selectors import (
     RosterTeam,
     StandingRow,
+    json_text,
     rank_standings,
     registered_rows,
     roster_teams,
@@ -464,8 +465,8 @@ def tables_json(tables: SeasonTables) -> dict:
             {
                 "rank": row.rank,
                 "player": row.name,
-                "club": row.club,
-                "team": row.team,
+                "club": json_text(row.club),
+                "team": json_text(row.team),
                 "category": row.category,
                 "series_played": row.series_played,
                 "series_counted": row.series_counted,
@@ -525,8 +526,9 @@ def tables_from_json(season: Season, data: dict, *, category: str | None = None)
             rank=row["rank"],
             player_id=None,
             name=row["player"],
-            club=row["club"],
-            team=row["team"],
+            # Archives written before null: "" (the rows' form for none).
+            club=row["club"] or "",
+            team=row["team"] or "",
             category=row["category"],
             series_played=row["series_played"],
             series_counted=row["series_counted"],

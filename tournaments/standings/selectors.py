@@ -295,13 +295,19 @@ def standings_json(
     return [standing_json(row) for row in rows]
 
 
+def json_text(text: str | None) -> str | None:
+    """A name as every JSON answer gives it: none (no club, no team) is null, never ""
+    (interchange.md "Standings JSON"); pages show the column's dash."""
+    return text or None
+
+
 def standing_json(row: StandingRow) -> dict:
     """One row of `standings_json`."""
     return {
         "rank": row.rank,
         "player": row.player_name,
-        "club": row.club or None,
-        "team": row.team or None,
+        "club": json_text(row.club),
+        "team": json_text(row.team),
         "list_points": row.list_points,
         "game_points": row.game_points,
         "won": row.won,
