@@ -58,6 +58,7 @@ ROOT = {
     "validators": SHARED,
     "qr": SHARED,  # QR codes of addresses (segno)
     "lifecycle": SHARED,  # a finished tournament refuses writes (one guard)
+    "fields": SHARED,  # form fields offering user text (names isolated)
     "games": GAMES,  # the one bridge to the rules engine
     "shared_views": PAGES,  # what several subjects' views share
     "admin": TOP,

@@ -4,6 +4,7 @@ league."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.fields import NamesChoiceField
 from tournaments.models import Club
 
 
@@ -14,7 +15,7 @@ class ClubForm(forms.Form):
 
 class LeagueForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
-    clubs = forms.ModelMultipleChoiceField(
+    clubs = NamesChoiceField(
         label=_("Member clubs"),
         queryset=Club.objects.all(),
         required=False,

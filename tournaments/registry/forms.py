@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.fields import NameChoiceField, NamesChoiceField
 from tournaments.models import Category, Player, Season, Tournament
 
 
@@ -32,6 +33,7 @@ class TournamentForm(forms.ModelForm):
             "published",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        field_classes = {"season": NameChoiceField}
 
     # The page's groups of fields, and those that only the ISPA rules have (the Seeger-Fabian
     # bonuses, Kontra and Re): hidden while North American rules are chosen.
@@ -133,7 +135,7 @@ class QuickAddPlayerForm(forms.Form):
 
 
 class RegistrationAddForm(forms.Form):
-    players = forms.ModelMultipleChoiceField(
+    players = NamesChoiceField(
         label=_("Players of the club"),
         queryset=Player.objects.none(),
         widget=forms.CheckboxSelectMultiple,
