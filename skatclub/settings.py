@@ -176,6 +176,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # `bdi` and `isolate` for user text on every page, without a {% load %} each.
+            "builtins": ["tournaments.templatetags.text"],
         },
     },
 ]

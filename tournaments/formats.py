@@ -13,12 +13,18 @@ only wrap these for templates), so that a figure reads the same everywhere:
 - `describe`: a stored game as a sheet row in words, "♣ Clubs with 2, hand — 95 pts".
 - `surname_key`: how a list of players is ordered A–Z, by surname (the German way,
   `tournaments.collation`).
+- `bdi`, `isolated`: user text (a name, a title, a note) as a page shows it, isolated from
+  the text around it, so that a right-to-left override (U+202E) or an Arabic or Hebrew
+  name reorders nothing after it: in HTML a <bdi>, where no element can be (a page's
+  <title>, an <option>, a message) between the plain-text isolates FSI and PDI.
 """
 
 from decimal import Decimal
 from fractions import Fraction
 
 from django.utils.formats import number_format
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
@@ -189,3 +195,20 @@ CLOSED_SHORT_LEGEND = gettext_lazy(
 # standings page, the projector, a player's page): nothing in them changes until the
 # tournament is reopened (`lifecycle`).
 FINAL_RESULTS = gettext_lazy("Final results")
+
+
+FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE, POP DIRECTIONAL ISOLATE
+
+
+def bdi(text) -> SafeString | str:
+    """User text in HTML, escaped, in a <bdi> (nothing for none)."""
+    if text is None or text == "":
+        return ""
+    return format_html("<bdi>{}</bdi>", text)
+
+
+def isolated(text) -> str:
+    """User text in plain text, between FSI and PDI (nothing for none): not escaped."""
+    if text is None or text == "":
+        return ""
+    return f"{FSI}{text}{PDI}"

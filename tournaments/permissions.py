@@ -10,9 +10,18 @@
   league's directors may too).
 - Everyone else (players, the public, other clubs' secretaries) reads what is published.
 
+Who sees what (`visible_tournaments`, the one rule of every list and every detail): the
+public the published tournaments; a club's secretaries their club's own tournaments, drafts
+included (not another league's match day their club hosts: it belongs to the league); a
+league's directors their league's match days, drafts included; a venue's secretary the
+match day of their venue. A season is seen where one of its match days is, or by who runs
+it (`visible_seasons`).
+
 A write records who made it (`acting_user`): the signed-in user, or nobody for a phone's
 table link.
 """
+
+from django.db.models import Q, QuerySet
 
 from tournaments.models import Club, League, Season, Table, Team, Tournament, Venue
 
@@ -80,8 +89,51 @@ def managed_clubs(user):
     return Club.objects.filter(secretaries=user)
 
 
+def visible_tournaments(user, queryset: QuerySet | None = None) -> QuerySet:
+    """The tournaments of `queryset` (default: all) that `user` may see: the one rule of the
+    home page, the API's list and detail, the season tables, the player page and every
+    tournament page (`can_view_tournament`). `user` None: the public."""
+    queryset = Tournament.objects.all() if queryset is None else queryset
+    if user is None or not user.is_authenticated:
+        return queryset.filter(published=True)
+    if user.is_superuser:
+        return queryset
+    # Subqueries, not an OR across joins of three relations: no duplicate rows.
+    own_club = Tournament.objects.filter(club__secretaries=user, season__league__isnull=True)
+    own_league = Tournament.objects.filter(season__league__directors=user)
+    own_venue = Tournament.objects.filter(venues__secretary=user)
+    return queryset.filter(
+        Q(published=True)
+        | Q(pk__in=own_club.values("pk"))
+        | Q(pk__in=own_league.values("pk"))
+        | Q(pk__in=own_venue.values("pk"))
+    )
+
+
 def can_view_tournament(user, tournament: Tournament) -> bool:
-    return tournament.published or can_manage_tournament(user, tournament)
+    """Whether `user` may see `tournament`: `visible_tournaments`, for one."""
+    if tournament.published:
+        return True
+    return visible_tournaments(user, Tournament.objects.filter(pk=tournament.pk)).exists()
+
+
+def visible_seasons(user, queryset: QuerySet | None = None) -> QuerySet:
+    """The seasons `user` may see: those with a match day they may see
+    (`visible_tournaments`), and those they run (a club's secretaries its club's seasons, a
+    league's directors its league's)."""
+    queryset = Season.objects.all() if queryset is None else queryset
+    seen = Q(pk__in=visible_tournaments(user).filter(season__isnull=False).values("season_id"))
+    if user is None or not user.is_authenticated:
+        return queryset.filter(seen)
+    if user.is_superuser:
+        return queryset
+    run = Season.objects.filter(Q(club__secretaries=user) | Q(league__directors=user))
+    return queryset.filter(seen | Q(pk__in=run.values("pk")))
+
+
+def can_view_season(user, season: Season) -> bool:
+    """Whether `user` may see `season`: `visible_seasons`, for one."""
+    return visible_seasons(user, Season.objects.filter(pk=season.pk)).exists()
 
 
 def acting_user(user):

@@ -88,7 +88,7 @@ class SeasonTablesMixin(VersionedPageMixin, SeasonMixin):
     def tables_asked(self) -> tuple[SeasonTables, str]:
         """The season's tables and the category they are of ("" for every player)."""
         season = self.season
-        if not (season.tournaments.filter(published=True).exists() or self.can_manage):
+        if not permissions.can_view_season(self.request.user, season):
             raise Http404
         category = category_of(self.request)
         viewer = self.request.user if self.request.user.is_authenticated else None

@@ -29,9 +29,11 @@ from tournaments.draw.services import (
 from tournaments.entry.services import provisional_confirm_all, sheet_confirm
 from tournaments.errors import UserError
 from tournaments.interchange import InterchangeError, import_document
+from tournaments.leagues.selectors import season_tables
 from tournaments.leagues.services import match_day_confirm
 from tournaments.models import (
     ActionLog,
+    Category,
     Game,
     MatchDayConfirmation,
     Payment,
@@ -52,11 +54,13 @@ from tournaments.money.services import (
 )
 from tournaments.registry.services import (
     player_quick_add,
+    player_update,
     players_import,
     registration_add,
     registration_remove,
     registration_set_lots,
     registration_withdraw,
+    season_create,
     tournament_finish,
     tournament_reopen,
     tournament_update,
@@ -372,3 +376,54 @@ def test_a_players_page_is_not_answered_304_after_the_match_day_is_confirmed(
     response = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 200
     assert "Final results" in response.content.decode()
+
+
+def test_a_finished_tournament_keeps_its_season(finished, secretary):
+    # Issue 27, leftover (c): moving it would change two seasons' final tables.
+    other = season_create(club=finished.tournament.club, name="Jahreswertung 2027")
+    before = snapshot(finished.tournament)
+    with pytest.raises(UserError) as error:
+        tournament_update(tournament=finished.tournament, season=other)
+    assert error.value.code == "finished"
+    assert snapshot(finished.tournament) == before
+
+
+def test_a_player_of_a_finished_tournament_keeps_their_category(finished):
+    # Issue 27, leftover (d): the category ranks them in the final category standings.
+    player = finished.registration.player
+    old = player.category
+    new = next(c for c in Category.values if c and c != old)
+    with pytest.raises(UserError) as error:
+        player_update(player=player, category=new)
+    assert error.value.code == "finished"
+    player.refresh_from_db()
+    assert player.category == old
+    # Their name may still be corrected; the category once the tournament is reopened.
+    player_update(player=player, name="Anna Schmidt", category=old)
+    tournament_reopen(tournament=finished.tournament, reason="wrong category")
+    player_update(player=player, category=new)
+    player.refresh_from_db()
+    assert player.category == new
+
+
+def test_confirming_a_match_day_is_logged_as_its_finishing(match_day, league_director):
+    # Issue 27, leftover (a).
+    play_series(match_day)
+    match_day_confirm(tournament=match_day, user=league_director)
+    entry = ActionLog.objects.get(tournament=match_day, kind=ActionLog.Kind.FINISHED)
+    assert entry.user == league_director
+    assert entry.league_id == match_day.season.league_id
+    assert entry.details == {"confirmed": True}
+
+
+def test_reopening_a_confirmed_match_day_withdraws_its_confirmation(match_day, league_director):
+    # Issue 27, leftover (b): reopened, the day is provisional until confirmed anew.
+    play_series(match_day)
+    match_day_confirm(tournament=match_day, user=league_director)
+    tournament_reopen(tournament=match_day, user=league_director, reason="a wrong score")
+    assert not MatchDayConfirmation.objects.filter(tournament=match_day).exists()
+    assert season_tables(match_day.season).day_tables[0].provisional
+    entry = ActionLog.objects.get(tournament=match_day, kind=ActionLog.Kind.REOPENED)
+    assert entry.details == {"confirmation_withdrawn": True}
+    match_day_confirm(tournament=match_day, user=league_director)
+    assert MatchDayConfirmation.objects.filter(tournament=match_day).exists()

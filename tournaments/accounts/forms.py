@@ -5,6 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.alphabetical_fields import list_alphabetically
+from tournaments.fields import NamesChoiceField
 from tournaments.models import Club
 
 
@@ -15,7 +16,7 @@ class ClubForm(forms.Form):
 
 class LeagueForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
-    clubs = forms.ModelMultipleChoiceField(
+    clubs = NamesChoiceField(
         label=_("Member clubs"),
         queryset=Club.objects.all(),
         required=False,

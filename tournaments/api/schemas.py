@@ -266,8 +266,8 @@ class SeasonPlayerOut(Schema):
     rank: int | None  # null: fewer series than the season's minimum
     player_id: int | None  # null: a closed season's archive keeps names only
     player: str
-    club: str
-    team: str
+    club: str | None  # null: none, as in standings.json
+    team: str | None
     category: str
     list_points: int  # of the counted series (the best `best_series`)
     won: int
@@ -325,7 +325,7 @@ class PlayerOut(Schema):
     id: int
     name: str
     club: str | None
-    team: str
+    team: str | None  # null: none, as in standings.json
     category: str
     url: str
     tournaments: int

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
@@ -38,6 +38,7 @@ from tournaments.leagues.selectors import season_tables
 from tournaments.models import Category, Game, Player, Season, Series, Table, Tournament
 from tournaments.sheets.selectors import games_since, table_sheet
 from tournaments.standings.selectors import (
+    json_text,
     player_statistics,
     standing_json,
     team_standings,
@@ -232,7 +233,8 @@ def _series(tournament: Tournament, number: int) -> Series:
 @paginate(Paginated)
 @decorate_view(conditional(_list_state))
 def tournament_list(request, season: str | None = None, club: str | None = None):
-    """Published tournaments (and your club's drafts when signed in), newest first."""
+    """Published tournaments (and the drafts you may see when signed in: your club's, your
+    league's match days, your venue's), newest first."""
     tournaments = visible_tournaments(request.user).select_related("club", "season")
     if (season and not _storable(season)) or (club and not _storable(club)):
         tournaments = tournaments.none()
@@ -466,20 +468,11 @@ def _season_out(season: Season) -> dict:
 
 
 def _visible_season(request, season: Season) -> bool:
-    return season.tournaments.filter(published=True).exists() or permissions.can_manage_season(
-        request.user, season
-    )
+    return permissions.can_view_season(request.user, season)
 
 
 def _visible_seasons(request):
-    return (
-        Season.objects.filter(
-            Q(tournaments__in=visible_tournaments(request.user))
-            | Q(club__in=permissions.managed_clubs(request.user))
-        )
-        .distinct()
-        .order_by("-id")
-    )
+    return permissions.visible_seasons(request.user).order_by("-id")
 
 
 def _season_list_state(request, **kwargs):
@@ -491,7 +484,7 @@ def _season_list_state(request, **kwargs):
 @paginate(Paginated)
 @decorate_view(conditional(_season_list_state))
 def season_list(request):
-    """League seasons with a published match day (and your club's when signed in)."""
+    """Seasons with a published match day (and those you may see when signed in)."""
     return LaidOut(_visible_seasons(request).select_related("club"), _season_out)
 
 
@@ -518,8 +511,8 @@ def season_detail(request, slug: str, category: str | None = None):
                 "rank": row.rank,
                 "player_id": row.player_id,
                 "player": row.name,
-                "club": row.club,
-                "team": row.team,
+                "club": json_text(row.club),
+                "team": json_text(row.team),
                 "category": row.category,
                 "list_points": row.list_points,
                 "won": row.won,
@@ -567,7 +560,7 @@ def player_detail(request, player_id: int = Path(..., ge=0, le=LARGEST)):
         "id": player.pk,
         "name": player.name,
         "club": player.club.name if player.club else None,
-        "team": player.team,
+        "team": json_text(player.team),
         "category": player.category,
         "url": player.get_absolute_url(),
         **{

@@ -52,11 +52,8 @@ class State:
 
 
 def visible_tournaments(user):
-    """The tournaments `user` may read: published ones, and drafts of the clubs they run."""
-    published = Tournament.objects.filter(published=True)
-    if not user.is_authenticated:
-        return published
-    return published | Tournament.objects.filter(club__in=permissions.managed_clubs(user))
+    """The tournaments `user` may read (`permissions.visible_tournaments`)."""
+    return permissions.visible_tournaments(user)
 
 
 # The tournament's own row, read for its state (`tournament_state_of`).

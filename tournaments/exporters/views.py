@@ -12,6 +12,7 @@ secretaries' downloads 403 to other users).
 from django.http import Http404, HttpResponse
 from django.views import View
 
+from tournaments import permissions
 from tournaments.exporters.assignments import AssignmentsPdf
 from tournaments.exporters.prizes import PrizeListPdf
 from tournaments.exporters.results import ResultsPdf
@@ -156,7 +157,7 @@ class SeasonDownloadMixin(SeasonMixin):
     """A season's download: its published match days (all for those who manage it)."""
 
     def get(self, request, *args, **kwargs):
-        if not (self.season.tournaments.filter(published=True).exists() or self.can_manage):
+        if not permissions.can_view_season(request.user, self.season):
             raise Http404
         return super().get(request, *args, **kwargs)
 

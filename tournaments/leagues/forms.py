@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.alphabetical_fields import list_alphabetically
+from tournaments.fields import NameChoiceField, NamesChoiceField
 from tournaments.models import Club, Player, Season, Team, Tournament
 
 
@@ -16,7 +17,7 @@ class SeasonSettingsForm(forms.ModelForm):
 
 class TeamForm(forms.Form):
     name = forms.CharField(label=_("Team"), max_length=120)
-    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none())
+    club = NameChoiceField(label=_("Club"), queryset=Club.objects.none())
 
     def __init__(self, *args, clubs, **kwargs):
         super().__init__(*args, **kwargs)
@@ -25,7 +26,7 @@ class TeamForm(forms.Form):
 
 
 class RosterForm(forms.Form):
-    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.none())
+    player = NameChoiceField(label=_("Player"), queryset=Player.objects.none())
     substitute = forms.BooleanField(label=_("Substitute"), required=False)
 
     def __init__(self, *args, team: Team, **kwargs):
@@ -38,9 +39,7 @@ class RosterForm(forms.Form):
 class MatchDayForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=160)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
-    club = forms.ModelChoiceField(
-        label=_("Host club"), queryset=Club.objects.none(), required=False
-    )
+    club = NameChoiceField(label=_("Host club"), queryset=Club.objects.none(), required=False)
 
     def __init__(self, *args, season: Season, **kwargs):
         super().__init__(*args, **kwargs)
@@ -56,7 +55,7 @@ class VenueForm(forms.Form):
     secretary = forms.CharField(
         label=_("Venue secretary (user name)"), max_length=150, required=False
     )
-    teams = forms.ModelMultipleChoiceField(
+    teams = NamesChoiceField(
         label=_("Teams"), queryset=Team.objects.none(), widget=forms.CheckboxSelectMultiple
     )
 
@@ -78,9 +77,9 @@ class VenueForm(forms.Form):
 class SubstituteForm(forms.Form):
     """A substitute plays for a regular of the team on a match day not yet drawn."""
 
-    match_day = forms.ModelChoiceField(label=_("Match day"), queryset=Tournament.objects.none())
-    out = forms.ModelChoiceField(label=_("Regular player"), queryset=Player.objects.none())
-    replacement = forms.ModelChoiceField(label=_("Substitute"), queryset=Player.objects.none())
+    match_day = NameChoiceField(label=_("Match day"), queryset=Tournament.objects.none())
+    out = NameChoiceField(label=_("Regular player"), queryset=Player.objects.none())
+    replacement = NameChoiceField(label=_("Substitute"), queryset=Player.objects.none())
 
     def __init__(self, *args, team: Team, **kwargs):
         super().__init__(*args, **kwargs)

@@ -50,6 +50,7 @@ from tournaments.models import (
 from tournaments.standings.selectors import (
     RosterTeam,
     StandingRow,
+    json_text,
     rank_standings,
     registered_rows,
     roster_teams,
@@ -324,25 +325,9 @@ def day_standings(day: Tournament) -> list[StandingRow]:
 
 def visible_days(season: Season, *, viewer=None, live: bool = False) -> list[Tournament]:
     """The season's match days in date order that `viewer` may see (published ones for
-    the public, None); `live`: every one. Whether the viewer manages a draft is asked once
-    per league or club, not per day."""
-    manages: dict[tuple, bool] = {}
-
-    def visible(day: Tournament) -> bool:
-        if live or day.published:
-            return True
-        if viewer is None:
-            return False
-        key = (day.season_id, day.club_id)
-        if key not in manages:
-            manages[key] = permissions.can_view_tournament(viewer, day)
-        return manages[key]
-
-    return [
-        day
-        for day in season.tournaments.select_related("club", "confirmation").order_by("date", "pk")
-        if visible(day)
-    ]
+    the public, None; `permissions.visible_tournaments`); `live`: every one."""
+    days = season.tournaments.select_related("club", "confirmation").order_by("date", "pk")
+    return list(days if live else permissions.visible_tournaments(viewer, days))
 
 
 def season_tables(
@@ -509,8 +494,8 @@ def tables_json(tables: SeasonTables) -> dict:
             {
                 "rank": row.rank,
                 "player": row.name,
-                "club": row.club,
-                "team": row.team,
+                "club": json_text(row.club),
+                "team": json_text(row.team),
                 "category": row.category,
                 "series_played": row.series_played,
                 "series_counted": row.series_counted,
@@ -570,8 +555,9 @@ def tables_from_json(season: Season, data: dict, *, category: str | None = None)
             rank=row["rank"],
             player_id=None,
             name=row["player"],
-            club=row["club"],
-            team=row["team"],
+            # Archives written before null: "" (the rows' form for none).
+            club=row["club"] or "",
+            team=row["team"] or "",
             category=row["category"],
             series_played=row["series_played"],
             series_counted=row["series_counted"],

@@ -24,6 +24,7 @@ from tournaments.entry.selectors import check_all_confirmed
 from tournaments.errors import UserError, validated
 from tournaments.leagues.selectors import season_tables, tables_json
 from tournaments.lifecycle import check_not_finished
+from tournaments.log.services import Kind, action_record
 from tournaments.models import (
     Club,
     League,
@@ -553,6 +554,14 @@ def match_day_confirm(*, tournament: Tournament, user: AbstractBaseUser | None =
         MatchDayConfirmation.objects.create(tournament=tournament, by=user)
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
+        # Finishing by confirmation, logged as `tournament_finish` logs it.
+        action_record(
+            tournament=tournament,
+            kind=Kind.FINISHED,
+            league=tournament.season.league,
+            user=user,
+            details={"confirmed": True},
+        )
 
 
 def season_close(*, season: Season, user: AbstractBaseUser | None = None) -> Season:

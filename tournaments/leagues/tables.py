@@ -7,10 +7,13 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.formats import format_match_points
+from tournaments.formats import bdi, format_match_points
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}
+# User text (a club, a team): its cell isolated, as `public.tables.TEXT_HIDE_PHONE`.
+TEXT_HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone", "dir": "auto"}}
+TEXT_NAME = {"td": {"class": "name", "dir": "auto"}}
 HIDE_PHONE_NUM = {"th": {"class": "num hide-phone"}, "td": {"class": "num hide-phone"}}
 NARROW_NUM = {"th": {"class": "num hide-narrow"}, "td": {"class": "num hide-narrow"}}
 
@@ -35,8 +38,8 @@ class SeasonTeamTable(tables.Table):
     `orderable=True` is given; a column per `match_days`."""
 
     rank = tables.Column(verbose_name="#", attrs=NUM)
-    team = tables.Column(verbose_name=_("Team"), attrs={"td": {"class": "name"}})
-    club = tables.Column(verbose_name=_("Club"), attrs=HIDE_PHONE)
+    team = tables.Column(verbose_name=_("Team"), attrs=TEXT_NAME)
+    club = tables.Column(verbose_name=_("Club"), attrs=TEXT_HIDE_PHONE)
     match_points = tables.Column(verbose_name=_("Match points"), attrs=NUM, empty_values=())
     list_points = tables.Column(verbose_name=_("Points"), attrs=NUM)
 
@@ -69,7 +72,7 @@ class SeasonPlayerTable(tables.Table):
 
     rank = tables.Column(verbose_name="#", attrs=NUM, default="–")
     name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
-    team = tables.Column(verbose_name=_("Team"), attrs=HIDE_PHONE)
+    team = tables.Column(verbose_name=_("Team"), attrs=TEXT_HIDE_PHONE)
     series = tables.Column(verbose_name=_("Series"), attrs=NUM, empty_values=())
     won = tables.Column(verbose_name=_("Won"), attrs=NARROW_NUM)
     lost = tables.Column(verbose_name=_("Lost"), attrs=NARROW_NUM)
@@ -87,9 +90,9 @@ class SeasonPlayerTable(tables.Table):
 
     def render_name(self, record):
         if record.player_id is None:  # a closed season's archive keeps the names only
-            return record.name
+            return bdi(record.name)
         return format_html(
-            '<a href="{}">{}</a>',
+            '<a href="{}"><bdi>{}</bdi></a>',
             reverse("player_detail", kwargs={"pk": record.player_id}),
             record.name,
         )

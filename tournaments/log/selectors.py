@@ -36,6 +36,9 @@ DETAIL_LABELS = {
     "prizes": gettext_lazy("prizes"),
     "status": gettext_lazy("status"),
     "name": gettext_lazy("name"),
+    # A league match day finished by its confirmation, and reopened (`leagues.services`).
+    "confirmed": gettext_lazy("confirmed by the league"),
+    "confirmation_withdrawn": gettext_lazy("league's confirmation withdrawn"),
 }
 
 

@@ -13,7 +13,7 @@ from django.template.base import render_value_in_context
 from django.template.context import Context
 from django.urls import get_script_prefix, reverse
 from django.utils.functional import cached_property
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -25,6 +25,9 @@ from tournaments.standings.selectors import CLOSED_SHORT_MARK, closed_short_note
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}
 HIDE_PHONE_NUM = {"th": {"class": "num hide-phone"}, "td": {"class": "num hide-phone"}}
+# User text (a club, a team): its cell isolated (dir="auto", `formats.bdi`), so that a
+# right-to-left override in it reorders nothing after it.
+TEXT_HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone", "dir": "auto"}}
 # Won and lost give way on the narrowest phones so that the points stay on screen.
 NARROW_NUM = {"th": {"class": "num hide-narrow"}, "td": {"class": "num hide-narrow"}}
 
@@ -345,7 +348,7 @@ def _player_link(record, url_parts: tuple[str, str] | None = None):
     before, after = url_parts or _player_url_parts(get_language(), get_script_prefix())
     return SafeString(
         f'<a href="{before}{escape(str(record.player_id))}{after}">'
-        f"{escape(str(record.player_name))}</a>"
+        f"<bdi>{escape(str(record.player_name))}</bdi></a>"
     )
 
 
@@ -354,8 +357,8 @@ class StandingsTable(QuickBodyMixin, tables.Table):
 
     rank = tables.Column(verbose_name="#", attrs=NUM)
     player_name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
-    club = tables.Column(verbose_name=_("Club"), attrs=HIDE_PHONE)
-    team = tables.Column(verbose_name=_("Team"), attrs=HIDE_PHONE)
+    club = tables.Column(verbose_name=_("Club"), attrs=TEXT_HIDE_PHONE)
+    team = tables.Column(verbose_name=_("Team"), attrs=TEXT_HIDE_PHONE)
     # Mid-series the players have played different numbers of games so far.
     games = tables.Column(verbose_name=_("Games"), attrs=NUM)
     won = tables.Column(verbose_name=_("Won"), attrs=NARROW_NUM)
@@ -446,7 +449,7 @@ class StandingsTable(QuickBodyMixin, tables.Table):
 
 class TeamStandingsTable(tables.Table):
     rank = tables.Column(verbose_name="#", attrs=NUM)
-    team = tables.Column(verbose_name=_("Team"), attrs={"td": {"class": "wrap"}})
+    team = tables.Column(verbose_name=_("Team"), attrs={"td": {"class": "wrap", "dir": "auto"}})
     members = tables.Column(verbose_name=_("Members"), attrs={"td": {"class": "name"}})
     won = tables.Column(verbose_name=_("Won"), attrs=NARROW_NUM)
     lost = tables.Column(verbose_name=_("Lost"), attrs=NARROW_NUM)
@@ -457,4 +460,9 @@ class TeamStandingsTable(tables.Table):
         empty_text = _("No teams.")
 
     def render_members(self, record):
+        return format_html_join(
+            ", ", "<bdi>{}</bdi> ({})", ((m.player_name, m.list_points) for m in record.members)
+        )
+
+    def value_members(self, record):
         return ", ".join(f"{m.player_name} ({m.list_points})" for m in record.members)

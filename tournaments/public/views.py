@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
 from django.utils.cache import patch_cache_control
@@ -49,12 +49,9 @@ class HomeView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        visible = Q(published=True)
-        clubs = permissions.managed_clubs(self.request.user)
-        if self.request.user.is_authenticated:
-            visible |= Q(club__in=clubs)
+        user = self.request.user
         tournaments = (
-            Tournament.objects.filter(visible)
+            permissions.visible_tournaments(user)
             .select_related("club", "season")
             .annotate(players=Count("registrations", distinct=True))
             .order_by("-date", "-pk")
@@ -65,13 +62,10 @@ class HomeView(TemplateView):
         context["tournaments"] = [t for t in tournaments if t.status != Tournament.Status.RUNNING][
             :50
         ]
-        # A season is listed where its page opens: some match day published, or your club's;
-        # with its owner, a club or a league.
+        # A season is listed where its page opens (`visible_seasons`), with its owner, a
+        # club or a league.
         context["seasons"] = (
-            Season.objects.filter(Q(tournaments__published=True) | Q(club__in=clubs))
-            .select_related("club", "league")
-            .distinct()
-            .order_by("-pk")[:20]
+            permissions.visible_seasons(user).select_related("club", "league").order_by("-pk")[:20]
         )
         return context
 

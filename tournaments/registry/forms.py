@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.alphabetical_fields import list_alphabetically
 from tournaments.choices import RAMSCH_RULE_SETS, ramsch_rule_refusal
+from tournaments.fields import NameChoiceField, NamesChoiceField
 from tournaments.models import Category, Player, Season, Tournament
 
 
@@ -54,6 +55,7 @@ class TournamentForm(forms.ModelForm):
             "published",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        field_classes = {"season": NameChoiceField}
 
     # The page's groups of fields, and those that only the ISPA rules have (the Seeger-Fabian
     # bonuses, Kontra and Re): hidden while North American rules are chosen.
@@ -165,7 +167,7 @@ class QuickAddPlayerForm(forms.Form):
 
 
 class RegistrationAddForm(forms.Form):
-    players = forms.ModelMultipleChoiceField(
+    players = NamesChoiceField(
         label=_("Players of the club"),
         queryset=Player.objects.none(),
         widget=forms.CheckboxSelectMultiple,

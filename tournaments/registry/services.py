@@ -29,6 +29,7 @@ from tournaments.models import (
     Club,
     Game,
     GameChange,
+    MatchDayConfirmation,
     Penalty,
     PenaltyChange,
     Player,
@@ -184,19 +185,26 @@ def player_update(*, player: Player, **fields) -> Player:
     for key, value in fields.items():
         check_text(value, field=key)
     with transaction.atomic():
-        for key, value in fields.items():
-            setattr(player, key, " ".join(value.split()) if key == "name" else value.strip())
-        validated(player)
-        player.save()
-        # The player's name, team and category show on every tournament they play in.
-        for tournament_id in (
+        played = list(
             Tournament.objects.filter(
                 Q(registrations__player=player) | Q(series__seats__player=player)
             )
             .order_by("pk")
             .values_list("pk", flat=True)
             .distinct()
-        ):
+        )
+        stored = Player.objects.select_for_update().get(pk=player.pk)
+        # The category ranks the player in each tournament's category standings (and its
+        # prizes): final in a finished one.
+        if "category" in fields and fields["category"].strip() != stored.category:
+            for tournament_id in played:
+                check_not_finished(tournament_id)
+        for key, value in fields.items():
+            setattr(player, key, " ".join(value.split()) if key == "name" else value.strip())
+        validated(player)
+        player.save()
+        # The player's name, team and category show on every tournament they play in.
+        for tournament_id in played:
             version_bump(tournament_id=tournament_id)
     return player
 
@@ -280,7 +288,8 @@ def tournament_create(
 
 
 # What a finished tournament may still change: whether it is shown, and how it is called.
-CHANGEABLE_WHEN_FINISHED = {"published", "name", "date", "season"}
+# Not its season: moving it would change two seasons' final tables.
+CHANGEABLE_WHEN_FINISHED = {"published", "name", "date"}
 
 
 def tournament_update(*, tournament: Tournament, user=None, **fields) -> Tournament:
@@ -417,7 +426,16 @@ def tournament_reopen(*, tournament: Tournament, user=None, reason: str = "") ->
             raise UserError(_("The tournament is not finished."))
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-        action_record(tournament=tournament, kind=Kind.REOPENED, user=user, reason=reason)
+        # A league match day's confirmation made it final: reopened, it is provisional again
+        # until its director confirms it anew.
+        withdrawn, _deleted = MatchDayConfirmation.objects.filter(tournament=tournament).delete()
+        action_record(
+            tournament=tournament,
+            kind=Kind.REOPENED,
+            user=user,
+            reason=reason,
+            details={"confirmation_withdrawn": True} if withdrawn else None,
+        )
         version_bump(tournament_id=tournament.pk)
     return tournament
 

@@ -12,6 +12,8 @@ from django.db.models import Count, Max, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import cached_property
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import FormView, TemplateView, View
@@ -21,6 +23,7 @@ from tournaments.collation import alphabetical
 from tournaments.draw.forms import DrawForm
 from tournaments.draw.selectors import draw_preview
 from tournaments.errors import UserError
+from tournaments.formats import bdi, isolated
 from tournaments.log.services import Replay, check_once, once_key
 from tournaments.mixins import ManageMixin, TournamentMixin
 from tournaments.models import Club, League, Player, Registration, Tournament
@@ -236,7 +239,10 @@ class TournamentSettingsView(TournamentMixin, ManageMixin, FormView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["title"] = _("Settings of %(name)s") % {"name": self.tournament.name}
+        # The name isolated: plain in the <title>, a <bdi> in the heading.
+        text = _("Settings of %(name)s")
+        context["title"] = text % {"name": isolated(self.tournament.name)}
+        context["heading"] = mark_safe(escape(text) % {"name": bdi(self.tournament.name)})
         return context
 
     def form_valid(self, form):

@@ -10,10 +10,12 @@ Terms: a *row* is one deal of the sheet; *signed matadors* are typed as one numb
 """
 
 from django import forms
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 import scoring
 from tournaments.errors import UserError
+from tournaments.formats import isolated
 from tournaments.models import (
     PENALTY_LIMIT,
     GameType,
@@ -105,7 +107,7 @@ WON_CHOICES = [("", "—"), ("won", _("won")), ("lost", _("lost"))]
 
 def seat_label(seat: Seat) -> str:
     """The seat as "1 Anna Schmidt": the number first, so typing the digit picks it."""
-    return f"{seat.number} {seat.player.name}"
+    return f"{seat.number} {isolated(seat.player.name)}"
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -383,7 +385,7 @@ class PaperTotalsForm(FormErrorsMixin, forms.Form):
         self.seats = seats
         for seat in seats:
             self.fields[f"seat_{seat.number}"] = forms.IntegerField(
-                label=seat_label(seat),
+                label=format_html("{} <bdi>{}</bdi>", seat.number, seat.player.name),
                 required=False,
                 widget=forms.NumberInput(attrs={"class": "short", "inputmode": "numeric"}),
             )

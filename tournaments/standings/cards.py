@@ -47,7 +47,7 @@ def card_maker(*, tournament_slug: str, series_number: int):
 
     def make(card: TableCard) -> str:
         players = "".join(
-            f'<li><a href="{escape(player_url.format(pk))}">{escape(name)}</a></li>'
+            f'<li><a href="{escape(player_url.format(pk))}"><bdi>{escape(name)}</bdi></a></li>'
             for pk, name in card.players
         )
         return (

@@ -309,14 +309,20 @@ def standings_json(
     return [standing_json(row) for row in rows]
 
 
+def json_text(text: str | None) -> str | None:
+    """A name as every JSON answer gives it: none (no club, no team) is null, never ""
+    (interchange.md "Standings JSON"); pages show the column's dash."""
+    return text or None
+
+
 def standing_json(row: StandingRow) -> dict:
     """One row of `standings_json`; `closed_short` (optional, only when a sheet of the
     player's was closed short) lists those series with their table, games and reason."""
     data = {
         "rank": row.rank,
         "player": row.player_name,
-        "club": row.club or None,
-        "team": row.team or None,
+        "club": json_text(row.club),
+        "team": json_text(row.team),
         "list_points": row.list_points,
         "game_points": row.game_points,
         "won": row.won,
@@ -573,11 +579,13 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
     tournaments = {
         t.pk: t
         # Subqueries, not an OR across two joins: the plan stays on the player's rows.
-        for t in Tournament.objects.filter(
-            Q(pk__in=Seat.objects.filter(player=player).values("series__tournament_id"))
-            | Q(pk__in=Registration.objects.filter(player=player).values("tournament_id"))
+        for t in permissions.visible_tournaments(
+            viewer,
+            Tournament.objects.filter(
+                Q(pk__in=Seat.objects.filter(player=player).values("series__tournament_id"))
+                | Q(pk__in=Registration.objects.filter(player=player).values("tournament_id"))
+            ),
         ).select_related("club")
-        if (t.published if viewer is None else permissions.can_view_tournament(viewer, t))
     }
     seats = Seat.objects.filter(player=player, series__tournament__in=list(tournaments))
     lines = seat_lines(seats)

@@ -143,7 +143,7 @@ def json_rows(data: dict) -> tuple[list, list]:
         (
             _rank(p["rank"]),
             p["player"],
-            p["team"],
+            p["team"] or "",  # null in JSON: no team (issue 27, leftover e)
             _series(p["series_counted"], p["series_played"]),
             str(p["won"]),
             str(p["lost"]),
