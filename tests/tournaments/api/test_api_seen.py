@@ -112,6 +112,7 @@ def test_every_field_of_the_standings_is_its_source(played, client_for):
                     "won": s.won,
                     "lost": s.lost,
                     "others_lost": s.others_lost,
+                    "closed_short": s.closed_short or None,
                 }
                 for _n, s in sorted(r.series.items())
             ],
