@@ -19,11 +19,12 @@ only wrap these for templates), so that a figure reads the same everywhere:
   <title>, an <option>, a message) between the plain-text isolates FSI and PDI.
 """
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 
 from django.utils.formats import number_format
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
@@ -200,15 +201,36 @@ FINAL_RESULTS = gettext_lazy("Final results")
 FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE, POP DIRECTIONAL ISOLATE
 
 
+# What can reorder the text around it: right-to-left letters (Hebrew, Arabic, Syriac,
+# Thaana, N'Ko ... and their presentation forms, and the historic scripts of the SMP) and
+# the explicit direction marks, embeddings, overrides and isolates. A name without any of
+# them is left as it is: an <option> whose text began with FSI would no longer be picked by
+# typing its first letter.
+_BIDI = re.compile(
+    "[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    "\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
+
+
+def needs_isolation(text) -> bool:
+    return bool(_BIDI.search(str(text)))
+
+
 def bdi(text) -> SafeString | str:
-    """User text in HTML, escaped, in a <bdi> (nothing for none)."""
+    """User text in HTML, escaped; in a <bdi> where it holds right-to-left letters or
+    direction controls (nothing for none)."""
     if text is None or text == "":
         return ""
+    if not needs_isolation(text):
+        return conditional_escape(text)
     return format_html("<bdi>{}</bdi>", text)
 
 
 def isolated(text) -> str:
-    """User text in plain text, between FSI and PDI (nothing for none): not escaped."""
+    """User text in plain text, between FSI and PDI where it holds right-to-left letters or
+    direction controls (nothing for none): not escaped."""
     if text is None or text == "":
         return ""
+    if not needs_isolation(text):
+        return str(text)
     return f"{FSI}{text}{PDI}"

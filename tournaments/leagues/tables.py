@@ -92,9 +92,9 @@ class SeasonPlayerTable(tables.Table):
         if record.player_id is None:  # a closed season's archive keeps the names only
             return bdi(record.name)
         return format_html(
-            '<a href="{}"><bdi>{}</bdi></a>',
+            '<a href="{}">{}</a>',
             reverse("player_detail", kwargs={"pk": record.player_id}),
-            record.name,
+            bdi(record.name),
         )
 
     def value_name(self, record):

@@ -20,6 +20,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import A, signature
 
+from tournaments.formats import bdi
 from tournaments.standings.selectors import CLOSED_SHORT_MARK, closed_short_notes
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -347,8 +348,7 @@ def _player_link(record, url_parts: tuple[str, str] | None = None):
     `url_parts`: `_player_url_parts` of the request's language and prefix, if known."""
     before, after = url_parts or _player_url_parts(get_language(), get_script_prefix())
     return SafeString(
-        f'<a href="{before}{escape(str(record.player_id))}{after}">'
-        f"<bdi>{escape(str(record.player_name))}</bdi></a>"
+        f'<a href="{before}{escape(str(record.player_id))}{after}">{bdi(record.player_name)}</a>'
     )
 
 
@@ -461,7 +461,7 @@ class TeamStandingsTable(tables.Table):
 
     def render_members(self, record):
         return format_html_join(
-            ", ", "<bdi>{}</bdi> ({})", ((m.player_name, m.list_points) for m in record.members)
+            ", ", "{} ({})", ((bdi(m.player_name), m.list_points) for m in record.members)
         )
 
     def value_members(self, record):

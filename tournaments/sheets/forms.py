@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from tournaments.errors import UserError
-from tournaments.formats import isolated
+from tournaments.formats import bdi, isolated
 from tournaments.models import (
     PENALTY_LIMIT,
     GameType,
@@ -385,7 +385,7 @@ class PaperTotalsForm(FormErrorsMixin, forms.Form):
         self.seats = seats
         for seat in seats:
             self.fields[f"seat_{seat.number}"] = forms.IntegerField(
-                label=format_html("{} <bdi>{}</bdi>", seat.number, seat.player.name),
+                label=format_html("{} {}", seat.number, bdi(seat.player.name)),
                 required=False,
                 widget=forms.NumberInput(attrs={"class": "short", "inputmode": "numeric"}),
             )

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from tournaments.formats import bdi
 from tournaments.standings.selectors import TableCard
 
 _SENTINEL = 987654321  # a number no address contains otherwise
@@ -47,7 +48,7 @@ def card_maker(*, tournament_slug: str, series_number: int):
 
     def make(card: TableCard) -> str:
         players = "".join(
-            f'<li><a href="{escape(player_url.format(pk))}"><bdi>{escape(name)}</bdi></a></li>'
+            f'<li><a href="{escape(player_url.format(pk))}">{bdi(name)}</a></li>'
             for pk, name in card.players
         )
         return (
