@@ -96,7 +96,8 @@ class _Answers(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def answers():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 8644), _Answers)
+    # A port of the system's choosing: two workers of the suite may run this at once.
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Answers)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server.server_address[1]
