@@ -30,7 +30,7 @@ from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
 from tournaments.collation import fold
-from tournaments.models import GameType, RamschResult, Trump
+from tournaments.models import Game, GameType, RamschResult, Trump
 
 MINUS = "−"
 NBSP = "\u00a0"
@@ -234,3 +234,28 @@ def isolated(text) -> str:
     if not needs_isolation(text):
         return str(text)
     return f"{FSI}{text}{PDI}"
+
+
+CHOICE_LABELS = {"game": GameType, "trump": Trump, "ramsch": RamschResult}
+
+
+def game_field_label(name: str) -> str:
+    """A game field's name in words (its verbose name), for a history line."""
+    return str(Game._meta.get_field(name).verbose_name)
+
+
+def game_value_shown(name: str, value) -> str:
+    """A game field's stored value in words: "won", "yes", a game type's label, "—" for none;
+    the game history on the pages and the message of a stale correction alike."""
+    if value is None or value == "":
+        return "—"
+    if name == "won":
+        return _("won") if value else _("lost")
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if name in CHOICE_LABELS:
+        try:
+            return str(CHOICE_LABELS[name](value).label)
+        except ValueError:
+            return str(value)
+    return str(value)

@@ -30,19 +30,17 @@ from tournaments import permissions
 from tournaments.caching.answers import VersionedPageMixin
 from tournaments.caching.states import State, season_state
 from tournaments.errors import UserError
+from tournaments.formats import game_field_label, game_value_shown
 from tournaments.games import game_preview
 from tournaments.leagues.selectors import SeasonTables, season_tables
 from tournaments.mixins import ManageMixin, TableMixin
 from tournaments.models import (
     Category,
-    Game,
     GameChange,
     GameType,
-    RamschResult,
     RuleSet,
     Season,
     Series,
-    Trump,
 )
 from tournaments.sheets.forms import GameRowForm, seats_of
 
@@ -218,27 +216,6 @@ def entry_url(request, token: str) -> str:
 # How a game's history reads
 # --------------------------------------------------------------------------------------
 
-CHOICE_LABELS = {"game": GameType, "trump": Trump, "ramsch": RamschResult}
-
-
-def _field_label(name: str) -> str:
-    return str(Game._meta.get_field(name).verbose_name)
-
-
-def _show(name: str, value) -> str:
-    if value is None or value == "":
-        return "—"
-    if name == "won":
-        return _("won") if value else _("lost")
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if name in CHOICE_LABELS:
-        try:
-            return str(CHOICE_LABELS[name](value).label)
-        except ValueError:
-            return str(value)
-    return str(value)
-
 
 def history(changes) -> list[dict]:
     """GameChange rows as lines "field: old → new" (a whole row for entries and deletions)."""
@@ -247,14 +224,20 @@ def history(changes) -> list[dict]:
         lines = []
         if change.action == GameChange.Action.CORRECTED:
             for name, (old, new) in change.diff.items():
-                lines.append((_field_label(name), _show(name, old), _show(name, new)))
+                lines.append(
+                    (
+                        game_field_label(name),
+                        game_value_shown(name, old),
+                        game_value_shown(name, new),
+                    )
+                )
         else:
             for name, value in change.diff.items():
                 if name == "client_id":  # the phone's row id (entry.views): not for people
                     continue
                 if value is None or value == "" or (value is False and name != "won"):
                     continue
-                lines.append((_field_label(name), None, _show(name, value)))
+                lines.append((game_field_label(name), None, game_value_shown(name, value)))
         entries.append({"change": change, "lines": lines})
     return entries
 

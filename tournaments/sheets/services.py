@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError, check_text, validated
+from tournaments.formats import game_field_label, game_value_shown
 from tournaments.games import (
     SHEET_FIELDS,
     game_build,
@@ -209,22 +210,12 @@ def games_bulk_record(*, table: Table, rows: Sequence[Mapping]) -> list[Game]:
     return games
 
 
-def _shown(name: str, value) -> str:
-    if value is None or value == "":
-        return "—"
-    if name == "won":
-        return _("won") if value else _("lost")
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    return str(value)
-
-
 def _change_lines(change: GameChange) -> list[str]:
     """A history row in words: "card points 78 → 90", or what happened to the row."""
     if change.action != GameChange.Action.CORRECTED:
         return [str(change.get_action_display())]
     return [
-        f"{Game._meta.get_field(name).verbose_name} {_shown(name, old)} → {_shown(name, new)}"
+        f"{game_field_label(name)} {game_value_shown(name, old)} → {game_value_shown(name, new)}"
         for name, (old, new) in change.diff.items()
         if name in SHEET_FIELDS  # what was declared; the value and score follow from it
     ]
