@@ -256,6 +256,23 @@ def confirmed(request) -> bool:
     return request.method == "POST" and request.POST.get("confirmed") == "1"
 
 
+class AsksFirstMixin:
+    """A view whose POST cannot be undone: a GET, or a POST without `confirmed`, shows its
+    question (`ask`, a `confirmation_page`) and changes nothing; the confirmed POST goes on
+    to the view's own `post`."""
+
+    def ask(self, request):
+        raise NotImplementedError
+
+    def get(self, request, *args, **kwargs):
+        return self.ask(request)
+
+    def post(self, request, *args, **kwargs):
+        if not confirmed(request):
+            return self.ask(request)
+        return super().post(request, *args, **kwargs)
+
+
 def confirmation_page(
     request,
     *,

@@ -44,10 +44,10 @@ from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import ManageMixin, TournamentMixin, VenueMixin
 from tournaments.models import Club, League, RosterEntry, Season, Team
 from tournaments.shared_views import (
+    AsksFirstMixin,
     SeasonMixin,
     SeasonTablesMixin,
     confirmation_page,
-    confirmed,
     show_error,
 )
 
@@ -215,16 +215,8 @@ class SeasonSettingsView(SeasonWriteView):
         return _("Saved.")
 
 
-class SeasonCloseView(SeasonWriteView):
+class SeasonCloseView(AsksFirstMixin, SeasonWriteView):
     """Close the season, after a confirmation page (it cannot be undone)."""
-
-    def get(self, request, *args, **kwargs):
-        return self.ask(request)
-
-    def post(self, request, *args, **kwargs):
-        if not confirmed(request):
-            return self.ask(request)
-        return super().post(request, *args, **kwargs)
 
     def ask(self, request):
         return confirmation_page(
@@ -296,17 +288,9 @@ class VenueCreateView(MatchDayWriteMixin, View):
         return _("The venue %(venue)s was added.") % {"venue": venue.name}
 
 
-class MatchDayConfirmView(MatchDayWriteMixin, View):
+class MatchDayConfirmView(AsksFirstMixin, MatchDayWriteMixin, View):
     """Confirm a match day, after a confirmation page: its table then counts for the
     season and its results are final."""
-
-    def get(self, request, *args, **kwargs):
-        return self.ask(request)
-
-    def post(self, request, *args, **kwargs):
-        if not confirmed(request):
-            return self.ask(request)
-        return super().post(request, *args, **kwargs)
 
     def ask(self, request):
         return confirmation_page(
