@@ -88,12 +88,14 @@ serve: $(STAMP) bytecode
 # The browser tests share one worker (`xdist_group`, tests/browser/conftest.py), one
 # chromium at a time; the other tests are spread by load (loadgroup). The fuzz tests run
 # a tenth of their examples unless FUZZ_FULL=1 (tests/test_fuzz.py; .ci/run sets it for one of its runs).
-# Measured in a fresh clone on these 2 cores (quiet, 2026-11-28): make test 10 min 27 s
-# in pytest (2,788 tests), make test-postgres with FUZZ_FULL=1 19 min 3 s, the whole
-# .ci/run 30 min 30 s: over the targets of 8 and 25 minutes. The browser tests run in
-# one worker again (pytest 9.1.1), one after another: about 6.7 min of the 10.9 (--durations,
-# the two accessibility sweeps 137 s of it); earlier, 2,499 tests: 3 min 21 s, 6 min 37 s,
-# 10 min 23 s, with the browser tests spread over both workers.
+# Measured in a fresh clone on these 2 cores (2026-11-28, .ci/run at 56df7fc): make test
+# 11 min 22 s in pytest (2,942 tests; about 5 of those minutes beside another test run of
+# mine; the same suite quiet in the checkout: 10 min 2 s), make test-postgres with
+# FUZZ_FULL=1 19 min 7 s, the whole .ci/run 31 min 21 s: over the targets of 8 and 25
+# minutes. The browser group is about 6.2 min of one worker's 10 (374 s; the accessibility
+# sweep 142 s of it, colour contrast now at desktop width only). Three workers instead of
+# two: 10 min 23 s, no faster. Earlier, 2,499 tests: 3 min 21 s, 6 min 37 s, 10 min 23 s,
+# with the browser tests spread over both workers.
 # Each worker imports the project and the test modules: compiled once (bytecode), and
 # pytest's rewritten test modules kept in __pycache__ even where PYTHONDONTWRITEBYTECODE
 # is set, a worker collects the suite in 5 s instead of 15 (load average 11).
