@@ -17,9 +17,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import F, Value
 from django.db.models.functions import Concat
-from django.urls import reverse
-from django.utils import translation
 
+from tests.pages import en, manage_pages, public_pages
 from tournaments import demo
 from tournaments.entry.services import table_links_issue
 from tournaments.models import Club, League, Player, Season, Table, Team, Tournament, Venue
@@ -108,58 +107,6 @@ def site(db):
     for name in ("club", "user", "finished", "running", "tournee", "season"):
         made[name].refresh_from_db()
     return made
-
-
-def en(name: str, **kwargs) -> str:
-    with translation.override("en"):
-        return reverse(name, kwargs=kwargs or None)
-
-
-def public_pages(site) -> list[str]:
-    """The public pages of the accessibility sweep (tests/browser/test_accessibility.py)."""
-    running, finished, tournee = site["running"], site["finished"], site["tournee"]
-    pages = [en("home"), en("login"), en("season_detail", season=site["season"].slug)]
-    for t in (running, finished, tournee):
-        pages += [
-            en("tournament_detail", tournament=t.slug),
-            en("series_detail", tournament=t.slug, series=1),
-            en("table_detail", tournament=t.slug, series=1, table=1),
-            en("team_standings", tournament=t.slug),
-        ]
-    pages.append(en("table_detail", tournament=running.slug, series=1, table=site["table"].number))
-    pages.append(en("player_detail", pk=site["players"][0].pk))
-    return pages
-
-
-def manage_pages(site) -> list[str]:
-    """The secretary's pages of the accessibility sweep."""
-    club, running, finished = site["club"], site["running"], site["finished"]
-    sheet = {"tournament": running.slug, "series": 1, "table": site["table"].number}
-    player = site["players"][0]
-    pages = [
-        en("manage:dashboard"),
-        en("manage:club_players", club=club.pk),
-        en("manage:player_edit", club=club.pk, pk=player.pk),
-        en("manage:season_new", club=club.pk),
-        en("manage:tournament_new", club=club.pk),
-        en("manage:sheet", **sheet),
-        en("manage:sheet_close", **sheet),
-        en("manage:game_correct", **sheet, game=1),
-        en("manage:entry_confirm", **sheet),
-        en("manage:sheet", tournament=finished.slug, series=1, table=1),
-    ]
-    for t in (running, finished, site["tournee"]):
-        slug = t.slug
-        pages += [
-            en("manage:tournament", tournament=slug),
-            en("manage:tournament_settings", tournament=slug),
-            en("manage:series", tournament=slug, series=1),
-            en("manage:money", tournament=slug),
-            en("manage:money_settings", tournament=slug),
-            en("manage:money_prizes", tournament=slug),
-            en("manage:registration_import", tournament=slug),
-        ]
-    return pages
 
 
 def league_pages(site) -> list[str]:

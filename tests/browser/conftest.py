@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from django.db import connections
-from django.urls import reverse
-from django.utils import translation
+
+from tests.pages import en  # noqa: F401 (the browser tests import it from here)
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -36,12 +36,6 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.xdist_group("browser"))
-
-
-def en(name: str, **kwargs) -> str:
-    """The English address of a page (typeahead keys and texts in the tests are English)."""
-    with translation.override("en"):
-        return reverse(name, kwargs=kwargs or None)
 
 
 @pytest.fixture

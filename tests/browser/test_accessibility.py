@@ -23,9 +23,10 @@ from importlib import resources
 import pytest
 
 from tests.browser.conftest import en
+from tests.pages import manage_pages, public_pages
 from tournaments import demo
 from tournaments.entry.services import game_record_at_table, table_links_issue
-from tournaments.models import Table, Venue
+from tournaments.models import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -85,58 +86,6 @@ def demo_site(db):
     )
     table.refresh_from_db()
     return {**made, "table": table}
-
-
-def public_pages(site) -> list[str]:
-    running, finished, tournee = site["running"], site["finished"], site["tournee"]
-    table = site["table"]
-    pages = [en("home"), en("login"), en("season_detail", season=site["season"].slug)]
-    for t in (running, finished, tournee):
-        pages += [
-            en("tournament_detail", tournament=t.slug),
-            en("series_detail", tournament=t.slug, series=1),
-            en("table_detail", tournament=t.slug, series=1, table=1),
-            en("team_standings", tournament=t.slug),
-        ]
-    pages.append(en("table_detail", tournament=running.slug, series=1, table=table.number))
-    pages.append(en("player_detail", pk=site["players"][0].pk))
-    return pages
-
-
-def manage_pages(site) -> list[str]:
-    club, running, finished = site["club"], site["running"], site["finished"]
-    table = site["table"]
-    sheet = {"tournament": running.slug, "series": 1, "table": table.number}
-    player = site["players"][0]
-    pages = [
-        en("manage:dashboard"),
-        en("manage:club_players", club=club.pk),
-        en("manage:player_edit", club=club.pk, pk=player.pk),
-        en("manage:season_new", club=club.pk),
-        en("manage:tournament_new", club=club.pk),
-        en("manage:sheet", **sheet),
-        en("manage:sheet_close", **sheet),
-        en("manage:game_correct", **sheet, game=1),
-        en("manage:entry_confirm", **sheet),
-        en("manage:sheet", tournament=finished.slug, series=1, table=1),
-    ]
-    for t in (running, finished, site["tournee"]):
-        slug = t.slug
-        pages += [
-            en("manage:tournament", tournament=slug),
-            en("manage:tournament_settings", tournament=slug),
-            en("manage:series", tournament=slug, series=1),
-            en("manage:money", tournament=slug),
-            en("manage:money_settings", tournament=slug),
-            en("manage:money_prizes", tournament=slug),
-            en("manage:registration_import", tournament=slug),
-        ]
-    # The league venues the demo secretary keeps: their tables' links and sheets.
-    pages += [
-        en("manage:venue", tournament=venue.tournament.slug, venue=venue.pk)
-        for venue in Venue.objects.filter(secretary__username=demo.DEMO_USERNAME)
-    ]
-    return pages
 
 
 def sign_in(page, base: str):
