@@ -7,14 +7,52 @@ Playwright's sync API runs an event loop in the test thread, hence DJANGO_ALLOW_
 """
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
+from django.core.servers.basehttp import ThreadedWSGIServer
 from django.db import connections
+from django.test.testcases import LiveServerThread
 
 from tests.pages import en  # noqa: F401 (the browser tests import it from here)
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+
+class OneRequestAtATime(ThreadedWSGIServer):
+    """The live server, answering one request at a time on the in-memory SQLite database.
+
+    pytest-django starts the live server before the test database exists, so its request
+    threads open connections of their own to the in-memory test database, which SQLite
+    shares between them with a lock per table that fails at once instead of waiting: two
+    browsers keying at once got "database table is locked: tournaments_table", a server
+    error the site never gives on a database file, where a writer waits for the other
+    (settings: WAL, BEGIN IMMEDIATE, a busy timeout). So on that database each request,
+    with its whole response, runs under one lock. On PostgreSQL the requests still run side
+    by side, as on the real site.
+    """
+
+    def set_app(self, application):
+        lock = threading.Lock()
+
+        def one_at_a_time(environ, start_response):
+            database = connections["default"]
+            if not (database.vendor == "sqlite" and database.is_in_memory_db()):
+                return application(environ, start_response)
+            with lock:
+                response = application(environ, start_response)
+                try:
+                    return [b"".join(response)]
+                finally:
+                    if hasattr(response, "close"):
+                        response.close()
+
+        return super().set_app(one_at_a_time)
+
+
+# pytest-django's live_server builds its LiveServerThread, which starts this server class.
+LiveServerThread.server_class = OneRequestAtATime
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
