@@ -30,9 +30,16 @@ class ClubFactory(factory.django.DjangoModelFactory):
 class PlayerFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = models.Player
+        skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"Player {n:03d}")
     club = factory.SubFactory(ClubFactory)
+
+    @factory.post_generation
+    def membership(player, create, extracted, **kwargs):
+        # As `registry.services.player_create`: a member of the home club.
+        if create and player.club is not None:
+            models.Membership.objects.get_or_create(player=player, club=player.club)
 
 
 class TournamentFactory(factory.django.DjangoModelFactory):

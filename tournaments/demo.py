@@ -47,6 +47,7 @@ from tournaments.models import (
 )
 from tournaments.registry.services import (
     club_create,
+    memberships_create,
     player_create,
     registration_add,
     season_create,
@@ -453,6 +454,7 @@ def _generate_tournament(*, club, players, series, seed, name, rules, complete, 
         ],
         batch_size=1000,
     )
+    memberships_create(roster)
     registration_add(tournament=tournament, players=roster)
     clock.lap("players")
     for number in range(1, series + 1):

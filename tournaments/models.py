@@ -98,6 +98,15 @@ class Player(models.Model):
         related_name="player",
         verbose_name=_("user account"),
     )
+    # One person is one player on the site, a member of any number of clubs (`Membership`);
+    # `club` is the home club, whose secretaries keep the record, and is one of `clubs`.
+    clubs = models.ManyToManyField(
+        Club,
+        through="Membership",
+        related_name="members",
+        blank=True,
+        verbose_name=_("clubs"),
+    )
 
     class Meta:
         ordering = ["name", "id"]
@@ -116,6 +125,26 @@ class Player(models.Model):
 
     def get_absolute_url(self):
         return reverse("player_detail", kwargs={"pk": self.pk})
+
+
+class Membership(models.Model):
+    """A player's membership of a club: the home club (`Player.club`) and every other club
+    the person plays for. Written by `registry.services` with the player."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="memberships")
+    created = models.DateTimeField(_("member since"), default=timezone.now)
+
+    class Meta:
+        ordering = ["club__name", "id"]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "club"], name="membership_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.player} / {self.club}"
 
 
 class Season(models.Model):
@@ -589,5 +618,6 @@ from tournaments.accounts.models import Invitation  # noqa: E402, F401, I001
 from tournaments.leagues.models import League, MatchDayConfirmation, RosterEntry, Team, Venue  # noqa: E402, F401, I001
 from tournaments.log.models import ActionLog  # noqa: E402, F401, I001
 from tournaments.money.models import Payment, Prize  # noqa: E402, F401, I001
+from tournaments.ratings.models import Rating, RatingChange  # noqa: E402, F401, I001
 from tournaments.sheets.models import PENALTY_LIMIT, Game, Penalty  # noqa: E402, F401, I001
 from tournaments.sheets.models import GameChange, PenaltyChange, SheetCopy  # noqa: E402, F401, I001

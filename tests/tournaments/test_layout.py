@@ -73,6 +73,7 @@ ROOT = {
 # Each folder's floor: its selectors, services and other workings sit there.
 FOLDERS = {
     "log": SHARED,  # the action log: every subject's services write to it
+    "ratings": SHEETS,  # updated in the transaction that closes a table (sheets imports it)
     "sheets": SHEETS,
     "entry": ENTRY,
     "standings": STANDINGS,

@@ -30,6 +30,7 @@ from tournaments.models import (
     Game,
     GameChange,
     MatchDayConfirmation,
+    Membership,
     Penalty,
     PenaltyChange,
     Player,
@@ -132,6 +133,8 @@ def player_create(
                 _("Another player of this club has federation number %(n)s.")
                 % {"n": federation_number}
             ) from None
+        if club is not None:
+            Membership.objects.create(player=player, club=club)
         if key:
             _log_created(Kind.PLAYER_CREATED, club=club, user=user, key=key, name=player.name)
     return player
@@ -174,7 +177,17 @@ def players_create(entries: Sequence[dict]) -> list[Player]:
             )
         taken.add((player.club.pk, player.federation_number))
     with transaction.atomic():
-        return Player.objects.bulk_create(players, batch_size=1000)
+        created = Player.objects.bulk_create(players, batch_size=1000)
+        memberships_create(created)
+        return created
+
+
+def memberships_create(players: Sequence[Player]) -> None:
+    """Each new player's membership of their home club (`Player.club`), in one INSERT."""
+    Membership.objects.bulk_create(
+        [Membership(player=p, club=p.club) for p in players if p.club is not None],
+        batch_size=1000,
+    )
 
 
 def player_update(*, player: Player, **fields) -> Player:
