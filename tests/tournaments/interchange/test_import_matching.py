@@ -8,6 +8,8 @@ import json
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import ClubFactory, PlayerFactory
 from tests.tournaments.interchange.documents import contract_example, row_counts
@@ -131,3 +133,36 @@ def test_the_command_reports_players_matched_and_created(tmp_path, club):
     assert out.getvalue().strip() == "herbstpreisskat-2026-2026-11-21"
     assert err.getvalue().strip() == "players: 1 matched, 3 created"
     assert Club.objects.filter(name="Skatfreunde Altenburg").count() == 1
+
+
+def with_players(n: int, name: str):
+    """The contract's example at another tournament, with `n` more players of its club
+    (registered, not seated), the even ones numbered in the archive."""
+    doc = renamed(contract_example(), name)
+    doc["players"] += [
+        {"id": f"x{k}", "name": f"Spieler {k}", "club": "Skatfreunde Altenburg", "team": None}
+        for k in range(n)
+    ]
+    doc["archive"] = {
+        "players": [{"id": f"x{k}", "federation_number": f"N{k}"} for k in range(0, n, 2)]
+    }
+    return doc
+
+
+def test_two_thousand_players_take_no_query_each(club, django_assert_max_num_queries):
+    Player.objects.bulk_create(
+        [
+            Player(name=f"Spieler {k}", club=club, federation_number=f"N{k}")
+            for k in range(0, 2000, 2)
+        ]
+        + [Player(name=f"Spieler {k}", club=club) for k in range(1, 2000, 2)]
+    )
+    with CaptureQueriesContext(connection) as few:
+        import_document(with_players(20, "Klein"))
+    tally = PlayerTally()
+    # The reads and writes of 2,000 players more: a few batches of 900 numbers and of
+    # SQLite's inserts of 999 parameters, not one query a player.
+    with django_assert_max_num_queries(len(few) + 40):
+        tournament = import_document(with_players(2000, "Gross"), tally=tally)
+    assert tournament.registrations.count() == 2004
+    assert (len(tally.matched), len(tally.created)) == (2004, 0)
