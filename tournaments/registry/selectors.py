@@ -52,7 +52,7 @@ class RowDecision:
             self.line,
             found,
             sorted(p.pk for p in self.candidates),
-            self.joins,
+            self.joins and not self.candidates,
             self.new_club,
             bool(self.refused),
         ]
