@@ -6,7 +6,7 @@ import html
 
 import pytest
 
-from tests.factories import ClubFactory, PlayerFactory
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.registry.test_import_once_and_clubs import import_url, once_of, preview
 from tournaments.errors import UserError
 from tournaments.models import Membership, Player, Registration
@@ -168,3 +168,21 @@ def test_an_import_of_two_thousand_rows_takes_a_bounded_number_of_queries(
     assert len(reads) <= 16
     assert (result.created, result.reused, result.registered) == (1000, 1000, 2000)
     assert Membership.objects.filter(club=tournament.club).count() == 2000
+
+
+def test_a_player_found_by_number_joins_the_club_the_list_creates(tournament):
+    admin = UserFactory(is_superuser=True)
+    anna = PlayerFactory(name="Anna Schmidt", club=tournament.club, federation_number="7")
+    rows = [
+        {"line": 2, "name": "Anna Schmidt", "club": "Skatfreunde Neu", "federation_number": "7"},
+        {"line": 3, "name": "Anna Schmidt", "club": "Skatfreunde Neu 2"},  # a namesake: new
+    ]
+    first, second = import_decisions(tournament=tournament, rows=rows, user=admin)
+    assert (first.player, first.new_club, first.joins) == (anna, True, True)
+    assert (second.player, second.new_club) == (None, True)
+    result = players_import(tournament=tournament, rows=rows, user=admin)
+    assert (result.created, result.reused) == (1, 1)
+    assert set(anna.clubs.values_list("name", flat=True)) == {
+        "Skatfreunde Altenburg",
+        "Skatfreunde Neu",
+    }
