@@ -338,3 +338,43 @@ class PlayerOut(Schema):
     average_list_points: float | None
     history: list[PlayerSeriesOut]
     by_type: list[GameTypeOut]
+
+
+class RatingRowOut(Schema):
+    """One row of a rating list: `rating` ± `uncertainty` as the pages show them (1,500 the
+    start, ± two standard deviations; `ratings.method.shown`)."""
+
+    rank: int  # equal ratings share a rank
+    player_id: int
+    player: str  # the name the public lists show
+    club: str | None  # the home club
+    category: str
+    rating: int
+    uncertainty: int
+    series: int  # series (tables) rated
+    url: str
+
+
+class RatingStepOut(Schema):
+    """The player's rating after one closed table."""
+
+    date: datetime.date
+    tournament: str | None  # its slug; null for a tournament the viewer may not see
+    series: int | None
+    table: int | None
+    place: int  # at the table, 1 the most list points; ties share a place
+    rating: int
+    uncertainty: int
+    change: int  # the shown rating's step at this table
+
+
+class PlayerRatingOut(Schema):
+    """A player's rating: null until `shown_from` series are rated (`series` so far)."""
+
+    player_id: int
+    player: str
+    rating: int | None
+    uncertainty: int | None
+    series: int
+    shown_from: int
+    history: list[RatingStepOut]

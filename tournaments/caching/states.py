@@ -31,6 +31,7 @@ from django.utils.dateparse import parse_datetime
 from tournaments import permissions
 from tournaments.models import (
     Club,
+    League,
     Player,
     Rating,
     RatingChange,
@@ -264,10 +265,12 @@ def tournaments_state(tournaments: Iterable[Tournament], *extra) -> State:
 def rating_list_state(*, club=None, league=None, category: str = "") -> State:
     """What a rating list shows (`ratings.selectors.rating_list`, the site's, a club's or
     a league's, of a category): each listed rating's figures and series, its player's
-    name, category and home club. Read from the rows themselves, one query (the list's
-    own, as values), so that whatever writes a rating (`ratings.services`, a recompute)
-    or a name changes the answer without bumping anything; a list is public (no drafts
-    in it). The shared answer saves the ranks and the page's rendering."""
+    name, category and home club; the club's or league's name (the site's list: every
+    league, whose lists it names). Read from the rows themselves, in the list's own query
+    (as values; the site's list reads the leagues too), so that whatever writes a rating
+    (`ratings.services`, a recompute) or a name changes the answer with nothing to bump;
+    a list is public (no drafts in it). The shared answer saves the ranks and the
+    page's rendering."""
     rows = list(
         listed_ratings(club=club, league=league, category=category).values_list(
             "player_id",
@@ -279,5 +282,8 @@ def rating_list_state(*, club=None, league=None, category: str = "") -> State:
             "player__club__name",
         )
     )
-    digest = hashlib.sha256(repr((club and club.pk, league and league.pk, rows)).encode())
+    scope = [(scoped.pk, scoped.name) for scoped in (club, league) if scoped is not None]
+    if not scope:  # the site's list names every league's list
+        scope = list(League.objects.order_by("pk").values_list("pk", "slug", "name"))
+    digest = hashlib.sha256(repr((scope, rows)).encode())
     return State(digest.hexdigest()[:32])
