@@ -57,9 +57,7 @@ def test_a_clubs_and_a_leagues_list_and_what_names_nothing(tournament, seated_se
     tournament.save()
     seated = seated_series(4).seats.first().player
     rated(seated, 1550)
-    assert [i["player_id"] for i in get("/api/v1/leagues/ostliga/ratings")["items"]] == [
-        seated.pk
-    ]
+    assert [i["player_id"] for i in get("/api/v1/leagues/ostliga/ratings")["items"]] == [seated.pk]
     client = Client()
     assert client.get("/api/v1/clubs/999999/ratings").status_code == 404
     assert client.get("/api/v1/leagues/nowhere/ratings").status_code == 404
