@@ -270,7 +270,9 @@ def rating_list_state(*, club=None, league=None, category: str = "") -> State:
     (as values; the site's list reads the leagues too), so that whatever writes a rating
     (`ratings.services`, a recompute) or a name changes the answer with nothing to bump;
     a list is public (no drafts in it). The shared answer saves the ranks and the
-    page's rendering."""
+    page's rendering: at 2,000 rated players (SQLite, CPU per request, medians of 7, on a
+    loaded machine) the site's list took 45 ms computed, 6.5 ms from the cache or as a
+    304, of which the state's read is 5.8 ms."""
     rows = list(
         listed_ratings(club=club, league=league, category=category).values_list(
             "player_id",
