@@ -2,17 +2,22 @@
 player page's rating block; served from their state, never stale after a rating write."""
 
 import datetime
+import xml.etree.ElementTree as ET
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import ClubFactory, PlayerFactory
 from tests.tournaments.ratings.helpers import mu_of, rated
+from tournaments.formats import format_rating
 from tournaments.models import Category, League, Rating, RatingChange, Season
+from tournaments.public.charts import rating_chart
 from tournaments.ratings.method import SHOWN_FROM
 
 pytestmark = pytest.mark.django_db
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def page(url, **kwargs) -> str:
@@ -134,3 +139,33 @@ def test_the_player_page_shows_the_rating_its_chart_and_last_changes(seated_seri
     Rating.objects.filter(player=player).update(mu=mu_of(1560))
     RatingChange.objects.filter(player=player).update(mu=mu_of(1560))
     assert "1,560\u00a0±\u00a084" in page(url)
+
+
+def test_the_rating_chart_lays_out_the_figures_it_is_given():
+    svg = ET.fromstring(rating_chart([("1/1", 1500, 600), ("1/8", 1540, 500), ("<b>", 1525, 400)]))
+    points = svg.findall(f"{SVG}circle")
+    assert [p.find(f"{SVG}title").text for p in points] == [
+        "1/1: 1500 ± 600",
+        "1/8: 1540 ± 500",
+        "<b>: 1525 ± 400",
+    ]
+    # Higher ratings higher up; the band around the line.
+    heights = [float(p.get("cy")) for p in points]
+    assert heights[1] < heights[2] < heights[0]
+    assert svg.find(f"{SVG}polygon").get("class") == "band"
+    assert rating_chart([]) == ""
+
+
+@pytest.mark.parametrize(
+    ("language", "rating", "uncertainty", "expected"),
+    [
+        ("en", 1530, 84, "1,530\u00a0±\u00a084"),
+        ("de", 1530, 84, "1.530\u00a0±\u00a084"),
+        ("en", 987, 1200, "987\u00a0±\u00a01,200"),
+    ],
+)
+def test_a_rating_reads_with_its_uncertainty_in_each_language(
+    language, rating, uncertainty, expected
+):
+    with translation.override(language):
+        assert format_rating(rating, uncertainty) == expected
