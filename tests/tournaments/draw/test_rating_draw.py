@@ -106,3 +106,22 @@ def test_the_method_and_its_rule_in_german():
     with translation.override("de"):
         assert str(Series.DrawMethod.RATING.label) == "nach Wertungszahl, die Stärksten getrennt"
         assert "Schlangenlinie" in str(DrawForm().fields["method"].help_text)
+
+
+@pytest.mark.parametrize("fives", [False, True])
+@pytest.mark.parametrize("count", [6, 7, 9, 11, 13, 14, 17, 23])
+def test_every_split_seats_the_first_pot_apart_and_one_of_a_pot_per_table(count, fives):
+    entrants = [engine.Entrant(id=n, club="Same" if n % 2 else "") for n in range(1, count + 1)]
+    ranking = list(range(1, count + 1))
+    tables = engine.draw(
+        entrants, seed=count, ranking=ranking, keep_apart="club", spread=True, fives=fives
+    )
+    assert sorted(map(len, tables)) == sorted(engine.table_sizes(count, fives=fives))
+    # The strongest, one per table, never meet, whatever keeping apart asked.
+    assert len({table_of(tables, top) for top in range(1, len(tables) + 1)}) == len(tables)
+    if not fives:
+        # Tables of 4 and 3: the pots are the ranks T at a time, the fourth pot the rest.
+        count_tables = len(tables)
+        for table in tables:
+            pots = [min((player - 1) // count_tables, 3) for player in table]
+            assert len(pots) == len(set(pots))
