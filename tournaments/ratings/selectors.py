@@ -4,8 +4,10 @@ shown come from `method.shown` alone."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tournaments.collation import alpha_key
 from tournaments.models import Player, Rating, RatingChange, Seat, Table
 from tournaments.ratings.method import SHOWN_FROM, shown
 
@@ -28,12 +30,15 @@ class RatingPoint:
     place: int
     rating: int
     uncertainty: int
+    # The shown rating's step at this table (after minus before).
+    change: int = 0
 
 
-def rating_list(*, club=None, league=None, category: str = "") -> list[RatingRow]:
-    """The players with a shown rating (`SHOWN_FROM` series or more), best first; equal
-    shown ratings share a rank. `club`: its members; `league`: the players seated at its
-    match days; `category`: one category (`Category`)."""
+def listed_ratings(*, club=None, league=None, category: str = ""):
+    """The ratings a list shows (`SHOWN_FROM` series or more), best first, with their
+    players and home clubs: `rating_list`'s rows and, read as values, the rating lists'
+    state (`caching.states.rating_list_state`). `club`: its members; `league`: the players
+    seated at its match days; `category`: one category (`Category`)."""
     ratings = Rating.objects.filter(series__gte=SHOWN_FROM).select_related("player__club")
     if club is not None:
         ratings = ratings.filter(player__memberships__club=club)
@@ -45,14 +50,43 @@ def rating_list(*, club=None, league=None, category: str = "") -> list[RatingRow
         )
     if category:
         ratings = ratings.filter(player__category=category)
+    return ratings.order_by("-mu", "player__name", "player_id")
+
+
+def rating_list(*, club=None, league=None, category: str = "") -> list[RatingRow]:
+    """The players with a shown rating (`SHOWN_FROM` series or more), best first; equal
+    shown ratings share a rank. `club`: its members; `league`: the players seated at its
+    match days; `category`: one category (`Category`)."""
     rows = []
-    for rating in ratings.order_by("-mu", "player__name", "player_id"):
+    for rating in listed_ratings(club=club, league=league, category=category):
         points, uncertainty = shown(rating.mu, rating.sigma)
         rank = len(rows) + 1
         if rows and rows[-1].rating == points:
             rank = rows[-1].rank
         rows.append(RatingRow(rank, rating.player, points, uncertainty, rating.series))
     return rows
+
+
+def listed_name(player: Player) -> str:
+    """The name a public rating list (page and API) shows for a player: the one place that
+    decides it. PRIVACY: `formats.public_player_name(player)` (a player not listed
+    publicly by their initials) goes here once it exists; until then the name."""
+    return player.name
+
+
+def rating_order(player_ids: Iterable[int]) -> list[int]:
+    """The players seeded by rating, for a draw: those with a shown rating best first (as
+    the lists order them), then the unrated (fewer than `SHOWN_FROM` series) by name
+    (A–Z, `collation`)."""
+    ids = set(player_ids)
+    rated = list(
+        Rating.objects.filter(player_id__in=ids, series__gte=SHOWN_FROM)
+        .order_by("-mu", "player__name", "player_id")
+        .values_list("player_id", flat=True)
+    )
+    rest = Player.objects.filter(pk__in=ids - set(rated)).values_list("pk", "name")
+    unrated = sorted(rest, key=lambda row: (alpha_key(row[1]), row[0]))
+    return rated + [pk for pk, _name in unrated]
 
 
 def rating_of(player: Player) -> RatingRow | None:
@@ -75,7 +109,15 @@ def rating_history(player: Player) -> list[RatingPoint]:
     points = []
     for change in changes:
         rating, uncertainty = shown(change.mu, change.sigma)
+        before, _uncertainty = shown(change.mu_before, change.sigma_before)
         points.append(
-            RatingPoint(change.played_on, change.table, change.place, rating, uncertainty)
+            RatingPoint(
+                change.played_on,
+                change.table,
+                change.place,
+                rating,
+                uncertainty,
+                rating - before,
+            )
         )
     return points
