@@ -21,6 +21,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments.collation import alpha_key, alphabetical, fold
+from tournaments.formats import isolated
 from tournaments.models import (
     Club,
     Game,
@@ -70,9 +71,9 @@ def federation_number_taken(number: str, *, exclude: int | None = None) -> str:
 def federation_number_message(holder: Player) -> str:
     """The refusal of a federation number `holder` has already."""
     return _("Federation number %(n)s is already %(name)s's (%(club)s).") % {
-        "n": holder.federation_number,
-        "name": holder.name,
-        "club": holder.club.name if holder.club is not None else _("no club"),
+        "n": isolated(holder.federation_number),
+        "name": isolated(holder.name),
+        "club": isolated(holder.club.name) if holder.club is not None else _("no club"),
     }
 
 
@@ -174,7 +175,7 @@ class MergePreview:
 
 
 def _tournament_label(tournament: Tournament) -> str:
-    return f"{tournament.name} ({tournament.date:%Y-%m-%d})"
+    return f"{isolated(tournament.name)} ({tournament.date:%Y-%m-%d})"
 
 
 def merge_preview(kept: Player, absorbed: Player) -> MergePreview:
@@ -227,7 +228,8 @@ def merge_preview(kept: Player, absorbed: Player) -> MergePreview:
     for entry in rosters:
         if entry.season_id in kept_seasons:
             blockers.append(
-                _("Both are on a roster of the season %(season)s.") % {"season": entry.season.name}
+                _("Both are on a roster of the season %(season)s.")
+                % {"season": isolated(entry.season.name)}
             )
     if kept.user_id and absorbed.user_id:
         blockers.append(_("Both have a user account; a player has one at most."))
@@ -238,7 +240,7 @@ def merge_preview(kept: Player, absorbed: Player) -> MergePreview:
     ):
         blockers.append(
             _("Their federation numbers differ (%(a)s and %(b)s).")
-            % {"a": kept.federation_number, "b": absorbed.federation_number}
+            % {"a": isolated(kept.federation_number), "b": isolated(absorbed.federation_number)}
         )
     if kept.category != absorbed.category:
         # B's results would count in A's category: final in a finished tournament.
@@ -274,7 +276,7 @@ def merge_preview(kept: Player, absorbed: Player) -> MergePreview:
         Move(
             _("Roster entries"),
             [
-                f"{entry.season.name}: {entry.team.name}"
+                f"{isolated(entry.season.name)}: {isolated(entry.team.name)}"
                 + (f" ({_('substitute')})" if entry.substitute else "")
                 for entry in rosters
             ],
@@ -290,17 +292,17 @@ def merge_preview(kept: Player, absorbed: Player) -> MergePreview:
         Move(
             _("Memberships"),
             [
-                m.club.name
+                isolated(m.club.name)
                 if m.club_id not in kept_clubs
-                else _("%(club)s (a member already)") % {"club": m.club.name}
+                else _("%(club)s (a member already)") % {"club": isolated(m.club.name)}
                 for m in alphabetical(memberships, key=lambda m: m.club.name)
             ],
         ),
     ]
     if absorbed.user_id and not kept.user_id:
-        moves.append(Move(_("User account"), [absorbed.user.get_username()]))
+        moves.append(Move(_("User account"), [isolated(absorbed.user.get_username())]))
     if absorbed.federation_number and not kept.federation_number:
-        moves.append(Move(_("Federation number"), [absorbed.federation_number]))
+        moves.append(Move(_("Federation number"), [isolated(absorbed.federation_number)]))
     ratings = (
         RatingChange.objects.filter(player=absorbed).count()
         + Rating.objects.filter(player=absorbed).count()
@@ -346,7 +348,7 @@ def undo_blockers(merge: PlayerMerge) -> list[str]:
                 "Something new has been entered for %(name)s since the merge (a registration, "
                 "seat, roster entry, payment or game); the merge can no longer be undone."
             )
-            % {"name": kept.name}
+            % {"name": isolated(kept.name)}
         )
     for label, model, ids in (
         (_("registrations"), Registration, moved.get("registrations", [])),
@@ -357,7 +359,7 @@ def undo_blockers(merge: PlayerMerge) -> list[str]:
         if model.objects.filter(pk__in=ids, player=kept).count() != len(ids):
             blockers.append(
                 _("Some of the %(rows)s that moved to %(name)s have changed since the merge.")
-                % {"rows": label, "name": kept.name}
+                % {"rows": label, "name": isolated(kept.name)}
             )
     fields = merge.absorbed
     if moved.get("user") and kept.user_id != fields.get("user_id"):
@@ -368,6 +370,7 @@ def undo_blockers(merge: PlayerMerge) -> list[str]:
         taken_by_kept = kept.federation_number == number and not moved.get("federation_number")
         if holder is not None or taken_by_kept:
             blockers.append(
-                _("Federation number %(n)s belongs to another player now.") % {"n": number}
+                _("Federation number %(n)s belongs to another player now.")
+                % {"n": isolated(number)}
             )
     return blockers

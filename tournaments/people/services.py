@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError
+from tournaments.formats import isolated
 from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import (
     Club,
@@ -44,11 +45,13 @@ def membership_add(*, club: Club, player: Player, user=None, key: str | None = N
     """Make `player` (of another club) a member of `club` too."""
     with transaction.atomic():
         check_once(key)
-        player = Player.objects.select_for_update().select_related("club").get(pk=player.pk)
+        player = (
+            Player.objects.select_for_update(of=("self",)).select_related("club").get(pk=player.pk)
+        )
         if Membership.objects.filter(club=club, player=player).exists():
             raise UserError(
                 _("%(name)s is a member of %(club)s already.")
-                % {"name": player.name, "club": club.name}
+                % {"name": isolated(player.name), "club": isolated(club.name)}
             )
         membership = Membership.objects.create(club=club, player=player)
         action_record(
@@ -67,7 +70,7 @@ def membership_end(*, membership: Membership, user=None, key: str | None = None)
     with transaction.atomic():
         check_once(key)
         membership = (
-            Membership.objects.select_for_update()
+            Membership.objects.select_for_update(of=("self",))
             .select_related("player", "club")
             .filter(pk=membership.pk)
             .first()
@@ -77,7 +80,10 @@ def membership_end(*, membership: Membership, user=None, key: str | None = None)
         if membership.club_id == membership.player.club_id:
             raise UserError(
                 _("%(club)s is %(name)s's home club; that membership does not end.")
-                % {"club": membership.club.name, "name": membership.player.name}
+                % {
+                    "club": isolated(membership.club.name),
+                    "name": isolated(membership.player.name),
+                }
             )
         action_record(
             tournament=None,
@@ -128,7 +134,7 @@ def player_merge(
         check_once(key)
         found = {
             p.pk: p
-            for p in Player.objects.select_for_update()
+            for p in Player.objects.select_for_update(of=("self",))
             .select_related("club", "user")
             .filter(pk__in=[kept.pk, absorbed.pk])
             .order_by("pk")
@@ -229,10 +235,10 @@ def player_merge_undo(
     for the kept player (`undo_blockers`)."""
     with transaction.atomic():
         check_once(key)
-        merge = PlayerMerge.objects.select_for_update().filter(pk=merge.pk).first()
+        merge = PlayerMerge.objects.select_for_update(of=("self",)).filter(pk=merge.pk).first()
         if merge is None:
             raise UserError(_("This merge can no longer be undone."))
-        kept = Player.objects.select_for_update().get(pk=merge.kept_id)
+        kept = Player.objects.select_for_update(of=("self",)).get(pk=merge.kept_id)
         blockers = undo_blockers(merge)
         if blockers:
             raise UserError(" ".join(blockers))

@@ -17,6 +17,7 @@ from django.views.generic import TemplateView, View
 
 from tournaments import permissions
 from tournaments.errors import UserError
+from tournaments.formats import isolated
 from tournaments.log.services import Replay, once_key
 from tournaments.mixins import ClubMixin
 from tournaments.models import Membership, Player, PlayerMerge
@@ -71,12 +72,23 @@ class MemberAddView(ClubMixin, TemplateView):
             messages.success(
                 request,
                 _("%(name)s is a member of %(club)s now.")
-                % {"name": player.name, "club": self.club.name},
+                % {"name": isolated(player.name), "club": isolated(self.club.name)},
             )
         return redirect("manage:club_players", club=self.club.pk)
 
 
-class MembershipEndView(ClubMixin, AsksFirstMixin, View):
+class ClubWriteView(ClubMixin, View):
+    """A club's write behind a confirmation page (`AsksFirstMixin` before it): the
+    confirmed POST reaches `write`."""
+
+    def post(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def write(self, request):
+        raise NotImplementedError
+
+
+class MembershipEndView(AsksFirstMixin, ClubWriteView):
     """End a member's membership of this club (not their home club's)."""
 
     @cached_property
@@ -92,12 +104,12 @@ class MembershipEndView(ClubMixin, AsksFirstMixin, View):
             request,
             title=_("End membership"),
             question=_("End %(name)s's membership of %(club)s? Their results stay as they are.")
-            % {"name": self.membership.player.name, "club": self.club.name},
+            % {"name": isolated(self.membership.player.name), "club": isolated(self.club.name)},
             button=_("End membership"),
             cancel_url=_players_url(self.club),
         )
 
-    def post(self, request, *args, **kwargs):
+    def write(self, request):
         try:
             membership_end(
                 membership=self.membership,
@@ -112,7 +124,10 @@ class MembershipEndView(ClubMixin, AsksFirstMixin, View):
             messages.success(
                 request,
                 _("%(name)s is no longer a member of %(club)s.")
-                % {"name": self.membership.player.name, "club": self.club.name},
+                % {
+                    "name": isolated(self.membership.player.name),
+                    "club": isolated(self.club.name),
+                },
             )
         return redirect("manage:club_players", club=self.club.pk)
 
@@ -177,12 +192,12 @@ class MergeView(ClubMixin, TemplateView):
         messages.success(
             request,
             _("%(absorbed)s was merged into %(kept)s.")
-            % {"absorbed": merge.absorbed_name, "kept": kept.name},
+            % {"absorbed": isolated(merge.absorbed_name), "kept": isolated(kept.name)},
         )
         return redirect("manage:duplicates", club=self.club.pk)
 
 
-class MergeUndoView(ClubMixin, AsksFirstMixin, View):
+class MergeUndoView(AsksFirstMixin, ClubWriteView):
     """Undo a merge of this club's: asks first, refused once something new was entered."""
 
     @cached_property
@@ -207,12 +222,15 @@ class MergeUndoView(ClubMixin, AsksFirstMixin, View):
                 "Undo the merge of %(absorbed)s into %(kept)s? %(absorbed)s is a player of "
                 "their own again, with everything that moved."
             )
-            % {"absorbed": self.merge.absorbed_name, "kept": self.merge.kept.name},
+            % {
+                "absorbed": isolated(self.merge.absorbed_name),
+                "kept": isolated(self.merge.kept.name),
+            },
             button=_("Undo merge"),
             cancel_url=reverse("manage:duplicates", kwargs={"club": self.club.pk}),
         )
 
-    def post(self, request, *args, **kwargs):
+    def write(self, request):
         try:
             restored = player_merge_undo(
                 merge=self.merge,
@@ -225,5 +243,5 @@ class MergeUndoView(ClubMixin, AsksFirstMixin, View):
         except UserError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, _("%(name)s is back.") % {"name": restored.name})
+            messages.success(request, _("%(name)s is back.") % {"name": isolated(restored.name)})
         return redirect("manage:duplicates", club=self.club.pk)
