@@ -151,3 +151,22 @@ def test_another_clubs_secretary_may_not_merge_or_undo(
     )
     undo = reverse("manage:merge_undo", kwargs={"club": club.pk, "pk": merge.pk})
     assert client_for(secretary).post(undo, {"confirmed": "1"}).status_code == 403
+
+
+def test_a_member_of_another_club_can_be_registered_in_the_clubs_tournament(
+    client_for, secretary, club, leipzig, tournament
+):
+    guest = PlayerFactory(club=leipzig, name="Gastspieler")
+    stranger = PlayerFactory(club=leipzig, name="Fremder")
+    Membership.objects.create(player=guest, club=club)
+    page = client_for(secretary).get(
+        reverse("manage:tournament", kwargs={"tournament": tournament.slug})
+    )
+    html = page.content.decode()
+    assert "Gastspieler" in html and "Fremder" not in html
+    client_for(secretary).post(
+        reverse("manage:registration_add", kwargs={"tournament": tournament.slug}),
+        {"players": [guest.pk]},
+    )
+    assert Registration.objects.filter(tournament=tournament, player=guest).exists()
+    assert not Registration.objects.filter(player=stranger).exists()
