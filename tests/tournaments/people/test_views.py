@@ -6,6 +6,7 @@ from django.urls import reverse
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, UserFactory
 from tests.tournaments.helpers import confirmation_posting
 from tournaments.models import ActionLog, Membership, Player, PlayerMerge, Registration
+from tournaments.permissions import can_edit_player, can_merge_players
 
 pytestmark = pytest.mark.django_db
 
@@ -170,3 +171,19 @@ def test_a_member_of_another_club_can_be_registered_in_the_clubs_tournament(
     )
     assert Registration.objects.filter(tournament=tournament, player=guest).exists()
     assert not Registration.objects.filter(player=stranger).exists()
+
+
+def test_who_may_edit_a_player_is_one_rule(secretary, other_club_secretary, club, leipzig):
+    admin = UserFactory(is_superuser=True)
+    home = PlayerFactory(club=club)
+    guest = PlayerFactory(club=leipzig)
+    Membership.objects.create(player=guest, club=club)  # a member, kept by Leipzig
+    clubless = PlayerFactory(club=None)
+    assert can_edit_player(secretary, home) and not can_edit_player(secretary, guest)
+    assert can_edit_player(other_club_secretary, guest)
+    assert not can_edit_player(other_club_secretary, home)
+    assert all(can_edit_player(admin, p) for p in (home, guest, clubless))
+    assert not can_edit_player(secretary, clubless)
+    assert can_merge_players(admin, home, guest)
+    assert not can_merge_players(secretary, home, guest)
+    assert not can_merge_players(other_club_secretary, guest, home)
