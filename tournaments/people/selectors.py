@@ -362,6 +362,11 @@ def undo_blockers(merge: PlayerMerge) -> list[str]:
                 % {"rows": label, "name": isolated(kept.name)}
             )
     fields = merge.absorbed
+    if fields.get("club_id") and not Club.objects.filter(pk=fields["club_id"]).exists():
+        blockers.append(
+            _("The home club of %(name)s is no longer on the site.")
+            % {"name": isolated(merge.absorbed_name)}
+        )
     if moved.get("user") and kept.user_id != fields.get("user_id"):
         blockers.append(_("The user account has been changed since the merge."))
     number = fields.get("federation_number", "")

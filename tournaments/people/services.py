@@ -270,10 +270,12 @@ def player_merge_undo(
         Seat.objects.filter(pk__in=moved.get("seats", [])).update(player=restored)
         RosterEntry.objects.filter(pk__in=moved.get("roster_entries", [])).update(player=restored)
         Membership.objects.filter(pk__in=moved.get("memberships", [])).update(player=restored)
+        clubs = set(Club.objects.values_list("pk", flat=True))
         Membership.objects.bulk_create(
             [
                 Membership(player=restored, club_id=club_id, created=created)
                 for club_id, created in fields.get("memberships", [])
+                if club_id in clubs  # (a club deleted since has no members)
             ]
         )
         merge.undone_at = timezone.now()

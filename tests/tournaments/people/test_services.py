@@ -330,6 +330,15 @@ class TestUndo:
         assert PlayerMerge.objects.get().undone_at is None
         assert not Player.objects.filter(pk=merge.absorbed_id).exists()
 
+    def test_undo_is_refused_when_a_moved_row_is_gone(self, pair):
+        kept, absorbed, tournament = pair
+        merge = player_merge(kept=kept, absorbed=absorbed)
+        RosterEntry.objects.filter(player=kept).delete()
+        with pytest.raises(UserError) as refused:
+            player_merge_undo(merge=merge)
+        assert "roster entries" in str(refused.value)
+        assert not Player.objects.filter(pk=merge.absorbed_id).exists()
+
     def test_undo_twice_with_one_form_is_a_replay(self, pair):
         kept, absorbed, _tournament = pair
         merge = player_merge(kept=kept, absorbed=absorbed)
