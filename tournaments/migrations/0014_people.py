@@ -143,6 +143,7 @@ def merge_shared_numbers(apps, schema_editor):
                 club_id=kept.club_id,
                 kind="players_merged",
                 details={
+                    "name": f"{absorbed.name} → {kept.name}",
                     "kept": kept.name,
                     "kept_id": kept.pk,
                     "absorbed": absorbed.name,

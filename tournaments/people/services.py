@@ -59,7 +59,7 @@ def membership_add(*, club: Club, player: Player, user=None, key: str | None = N
             club=club,
             kind=Kind.MEMBERSHIP_ADDED,
             user=user,
-            details={"player": player.name, "player_id": player.pk},
+            details={"name": player.name, "player_id": player.pk},
             key=key,
         )
     return membership
@@ -90,7 +90,7 @@ def membership_end(*, membership: Membership, user=None, key: str | None = None)
             club=membership.club,
             kind=Kind.MEMBERSHIP_ENDED,
             user=user,
-            details={"player": membership.player.name, "player_id": membership.player_id},
+            details={"name": membership.player.name, "player_id": membership.player_id},
             key=key,
         )
         membership.delete()
@@ -211,6 +211,8 @@ def player_merge(
             kind=Kind.PLAYERS_MERGED,
             user=user,
             details={
+                # What the club's log shows (`accounts/_log_lines.html`): absorbed → kept.
+                "name": f"{fields['name']} → {kept.name}",
                 "kept": kept.name,
                 "kept_id": kept.pk,
                 "absorbed": fields["name"],
@@ -286,6 +288,7 @@ def player_merge_undo(
             kind=Kind.MERGE_UNDONE,
             user=user,
             details={
+                "name": f"{restored.name} ← {kept.name}",
                 "kept": kept.name,
                 "kept_id": kept.pk,
                 "restored": restored.name,

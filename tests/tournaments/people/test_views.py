@@ -187,3 +187,20 @@ def test_who_may_edit_a_player_is_one_rule(secretary, other_club_secretary, club
     assert can_merge_players(admin, home, guest)
     assert not can_merge_players(secretary, home, guest)
     assert not can_merge_players(other_club_secretary, guest, home)
+
+
+def test_merges_and_memberships_show_in_the_clubs_log(
+    client_for, both_clubs_secretary, club, leipzig
+):
+    kept = PlayerFactory(club=club, name="Hans Müller")
+    absorbed = PlayerFactory(club=leipzig, name="Müller, Hans")
+    client = client_for(both_clubs_secretary)
+    client.post(
+        reverse(
+            "manage:player_merge",
+            kwargs={"club": club.pk, "kept": kept.pk, "absorbed": absorbed.pk},
+        ),
+        {"once": "ad1c9f0e-4a4e-4b8e-9a57-1c2d3e4f5a6b"},
+    )
+    page = client.get(reverse("manage:club_people", kwargs={"club": club.pk})).content.decode()
+    assert "Players merged" in page and "Müller, Hans → Hans Müller" in page
