@@ -8,6 +8,7 @@ from tournaments.alphabetical_fields import list_alphabetically
 from tournaments.choices import RAMSCH_RULE_SETS, ramsch_rule_refusal
 from tournaments.fields import NameChoiceField, NamesChoiceField
 from tournaments.models import Category, Membership, Player, Season, Tournament
+from tournaments.people.selectors import federation_number_taken
 
 
 class RulesSelect(forms.Select):
@@ -159,6 +160,14 @@ class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ["name", "team", "category", "federation_number"]
+
+    def clean_federation_number(self):
+        # Site-wide: the refusal names who has the number (the services say the same).
+        number = self.cleaned_data["federation_number"].strip()
+        taken = federation_number_taken(number, exclude=self.instance.pk)
+        if taken:
+            raise forms.ValidationError(taken)
+        return number
 
 
 class QuickAddPlayerForm(forms.Form):

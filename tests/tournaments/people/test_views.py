@@ -204,3 +204,26 @@ def test_merges_and_memberships_show_in_the_clubs_log(
     )
     page = client.get(reverse("manage:club_people", kwargs={"club": club.pk})).content.decode()
     assert "Players merged" in page and "Müller, Hans → Hans Müller" in page
+
+
+def test_the_player_forms_name_who_has_a_federation_number(client_for, secretary, club, leipzig):
+    PlayerFactory(club=leipzig, name="Anna Schmidt", federation_number="42")
+    mine = PlayerFactory(club=club, name="Berta Schulz")
+    client = client_for(secretary)
+    added = client.post(
+        reverse("manage:club_players", kwargs={"club": club.pk}),
+        {
+            "name": "Anna S.",
+            "federation_number": "42",
+            "once": "be1c9f0e-4a4e-4b8e-9a57-1c2d3e4f5a6b",
+        },
+    )
+    edited = client.post(
+        reverse("manage:player_edit", kwargs={"club": club.pk, "pk": mine.pk}),
+        {"name": "Berta Schulz", "federation_number": "42"},
+    )
+    for response in (added, edited):
+        assert response.status_code == 200
+        errors = str(response.context["form"].errors)
+        assert "Anna Schmidt" in errors and "Skatclub Leipzig" in errors
+    assert Player.objects.filter(federation_number="42").count() == 1
