@@ -1,15 +1,14 @@
-"""Reads of one person across clubs: a club's members, finding a player of another club,
-likely duplicates, and what merging two records moves and what blocks it.
+"""Reads of one person across clubs: finding a player of another club, likely
+duplicates, and what merging two records moves and what blocks it.
 
 Terms: a club's *members* are its home players (`Player.club`) and the players of other
-clubs who are members too (`Membership`). Two records are *likely duplicates* when their
-federation numbers agree (letters and digits alone, case ignored) or their names do
-(`name_key`: case and accents ignored as the site's A–Z order folds them, and "Last,
+clubs who are members too (`Membership`; `registry.selectors.club_members`). Two records
+are *likely duplicates* when their federation numbers agree (letters and digits alone,
+case ignored) or their names do (`registry.matching.person_key`, the one rule imports
+compare names by: case and accents ignored as the site's A–Z order folds them, "Last,
 First" read as "First Last"). `merge_preview` is the one computation of what a merge
 moves and what blocks it: the preview page shows it and `people.services.player_merge`
-refuses what it blocks. A federation number is one person's, site-wide
-(`federation_number_taken`: the refusal naming who has it, for every service that gives
-one).
+refuses what it blocks.
 """
 
 from __future__ import annotations
@@ -36,17 +35,9 @@ from tournaments.models import (
     Seat,
     Tournament,
 )
+from tournaments.registry.matching import person_key
 
 SEARCH_LIMIT = 20
-
-
-def name_key(name: str) -> str:
-    """A name as duplicates are compared: "Müller, Hans" and "hans muller" agree."""
-    text = " ".join(str(name or "").split())
-    if "," in text:
-        last, first = text.split(",", 1)
-        text = f"{first} {last}"
-    return fold(text)
 
 
 def number_key(number: str) -> str:
@@ -54,57 +45,10 @@ def number_key(number: str) -> str:
     return "".join(c for c in fold(number or "") if c.isalnum())
 
 
-def federation_number_taken(number: str, *, exclude: int | None = None) -> str:
-    """Why `number` cannot be given to a player: the message naming the player (name,
-    club) who has it already, site-wide (a federation number is one person's); "" when it
-    is free or empty. `exclude`: the player being edited."""
-    number = (number or "").strip()
-    if not number:
-        return ""
-    holders = Player.objects.filter(federation_number=number).select_related("club")
-    if exclude is not None:
-        holders = holders.exclude(pk=exclude)
-    holder = holders.first()
-    return federation_number_message(holder) if holder is not None else ""
-
-
-def federation_number_message(holder: Player) -> str:
-    """The refusal of a federation number `holder` has already."""
-    return _("Federation number %(n)s is already %(name)s's (%(club)s).") % {
-        "n": isolated(holder.federation_number),
-        "name": isolated(holder.name),
-        "club": isolated(holder.club.name) if holder.club is not None else _("no club"),
-    }
-
-
-@dataclass(frozen=True)
-class Member:
-    """One line of a club's player list: the player and whether the club is their home."""
-
-    player: Player
-    home: bool
-    membership: Membership | None
-
-
-def club_members(club: Club) -> list[Member]:
-    """The club's home players and the members from other clubs, A–Z."""
-    memberships = {
-        m.player_id: m for m in Membership.objects.filter(club=club).select_related("player__club")
-    }
-    players = {m.player_id: m.player for m in memberships.values()}
-    for player in Player.objects.filter(club=club).select_related("club"):
-        players.setdefault(player.pk, player)
-    members = [
-        Member(player, player.club_id == club.pk, memberships.get(player.pk))
-        for player in players.values()
-    ]
-    return alphabetical(members, key=lambda member: member.player.name)
-
-
 def player_search(club: Club, query: str) -> list[Player]:
     """Players of other clubs whom `club` could add as members: the name contains `query`
     (`name_key`) or the federation number is `query`; at most `SEARCH_LIMIT`, A–Z."""
-    wanted, number = name_key(query), number_key(query)
+    wanted, number = person_key(query), number_key(query)
     if not wanted:
         return []
     members = Membership.objects.filter(club=club).values("player_id")
@@ -114,7 +58,7 @@ def player_search(club: Club, query: str) -> list[Player]:
         .exclude(club=club)
         .select_related("club")
         .only("id", "name", "federation_number", "club__name")
-        if wanted in name_key(player.name)
+        if wanted in person_key(player.name)
         or (number and number_key(player.federation_number) == number)
     ]
     return alphabetical(found, key=lambda player: player.name)[:SEARCH_LIMIT]
@@ -141,7 +85,7 @@ def duplicates(club: Club) -> list[Duplicate]:
         number = number_key(player.federation_number)
         if number:
             groups.setdefault(("number", number), []).append(player)
-        groups.setdefault(("name", name_key(player.name)), []).append(player)
+        groups.setdefault(("name", person_key(player.name)), []).append(player)
     pairs: dict[tuple[int, int], Duplicate] = {}
     reasons = {"number": _("same federation number"), "name": _("same name")}
     for (kind, _key), group in groups.items():

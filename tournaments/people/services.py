@@ -31,13 +31,9 @@ from tournaments.models import (
     RosterEntry,
     Seat,
 )
-from tournaments.people.selectors import (
-    federation_number_taken,
-    merge_marks,
-    merge_preview,
-    undo_blockers,
-)
+from tournaments.people.selectors import merge_marks, merge_preview, undo_blockers
 from tournaments.permissions import acting_user
+from tournaments.registry.selectors import federation_number_taken
 from tournaments.versions import version_bump
 
 

@@ -8,7 +8,7 @@ from tournaments.alphabetical_fields import list_alphabetically
 from tournaments.choices import RAMSCH_RULE_SETS, ramsch_rule_refusal
 from tournaments.fields import NameChoiceField, NamesChoiceField
 from tournaments.models import Category, Membership, Player, Season, Tournament
-from tournaments.people.selectors import federation_number_taken
+from tournaments.registry.selectors import federation_number_taken
 
 
 class RulesSelect(forms.Select):

@@ -44,10 +44,14 @@ from tournaments.models import (
     Tournament,
     has_control_characters,
 )
-from tournaments.people.selectors import federation_number_message, federation_number_taken
 from tournaments.phrases import phrase
 from tournaments.registry.matching import person_key
-from tournaments.registry.selectors import check_importable, import_decisions
+from tournaments.registry.selectors import (
+    check_importable,
+    federation_number_message,
+    federation_number_taken,
+    import_decisions,
+)
 from tournaments.sheets.totals import seat_totals_rebuild
 from tournaments.standings.selectors import tied_groups, tournament_standings
 from tournaments.versions import version_bump
@@ -149,7 +153,7 @@ def player_create(
 def players_create(entries: Sequence[dict]) -> list[Player]:
     """Many new players at once (an import), each checked as `player_create` checks one;
     `entries` hold `player_create`'s arguments (no `key`, no `user`). One query checks
-    the federation numbers against each club's players, one INSERT writes them all."""
+    the federation numbers against the site's players, one INSERT writes them all."""
     if not entries:  # (no savepoint for nothing: an import asks with none often)
         return []
     players = []

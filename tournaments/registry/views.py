@@ -27,7 +27,6 @@ from tournaments.formats import bdi, isolated
 from tournaments.log.services import Replay, check_once, once_key
 from tournaments.mixins import ClubMixin, ManageMixin, TournamentMixin
 from tournaments.models import Club, League, Player, Registration, Tournament
-from tournaments.people.selectors import club_members
 from tournaments.registry import player_import
 from tournaments.registry.forms import (
     PlayerForm,
@@ -37,7 +36,7 @@ from tournaments.registry.forms import (
     SeasonForm,
     TournamentForm,
 )
-from tournaments.registry.selectors import import_decisions, registered_already
+from tournaments.registry.selectors import club_members, import_decisions, registered_already
 from tournaments.registry.services import (
     LOT_MAX,
     lot_group_of,

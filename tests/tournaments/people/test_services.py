@@ -26,13 +26,14 @@ from tournaments.models import (
     Team,
     Tournament,
 )
-from tournaments.people.selectors import duplicates, merge_preview, name_key, undo_blockers
+from tournaments.people.selectors import duplicates, merge_preview, undo_blockers
 from tournaments.people.services import (
     membership_add,
     membership_end,
     player_merge,
     player_merge_undo,
 )
+from tournaments.registry.matching import person_key
 from tournaments.registry.services import player_create, player_update, players_create
 from tournaments.sheets.services import game_record
 
@@ -137,9 +138,9 @@ class TestDuplicates:
         assert duplicates(club) == []
         assert len(duplicates(leipzig)) == 1  # "Hans Müller" and "Müller, Hans"
 
-    def test_name_key_reads_last_comma_first(self):
-        assert name_key("Öztürk, Ayşe") == name_key("ayse ozturk")
-        assert name_key("Hans Müller") != name_key("Hans Meier")
+    def test_names_compare_by_the_import_rule_last_comma_first(self):
+        assert person_key("Öztürk, Ayşe") == person_key("ayse ozturk")
+        assert person_key("Hans Müller") != person_key("Hans Meier")
 
 
 def _seat_in_new_tournament(club, player, others=3, **tournament_fields):
