@@ -8,6 +8,9 @@
 - Each club's secretaries manage their own teams and rosters in a season.
 - A venue's secretary enters and closes the sheets of that venue's tables only (and the
   league's directors may too).
+- A player's record is kept by the secretaries of the player's home club (and site
+  administrators): `can_edit_player`, the one rule of every page that changes a player.
+  Any club's secretaries may make a player of another club a member of their club.
 - Everyone else (players, the public, other clubs' secretaries) reads what is published.
 
 Who sees what (`visible_tournaments`, the one rule of every list and every detail): the
@@ -32,6 +35,22 @@ def can_manage_club(user, club: Club | None) -> bool:
     if user.is_superuser:
         return True
     return club.secretaries.filter(pk=user.pk).exists()
+
+
+def can_edit_player(user, player) -> bool:
+    """Edit a player's record, end or add their memberships, merge it: the secretaries of
+    the player's home club (`Player.club`), who keep the record, and site administrators.
+    A player without a home club: site administrators only. The one rule of every page
+    that changes a player."""
+    if player.club_id is None:
+        return can_run_site(user)
+    return can_manage_club(user, player.club)
+
+
+def can_merge_players(user, kept, absorbed) -> bool:
+    """Merge two records of one person: whoever may edit both (`can_edit_player`), since
+    the absorbed record is gone afterwards."""
+    return can_edit_player(user, kept) and can_edit_player(user, absorbed)
 
 
 def can_direct_league(user, league: League | None) -> bool:

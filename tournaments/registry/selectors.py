@@ -1,15 +1,19 @@
 """Reads of the registry screens: how each row of an imported player list is registered
 (`import_decisions`: a known player linked, a new one created, or the row refused, as
 `registry.matching` finds the players) and which rows are registered already (the preview
-counts only the players the import adds)."""
+counts only the players the import adds); a club's members (`club_members`); who has a
+federation number already (`federation_number_taken`: a number is one person's,
+site-wide, and every form and service that gives one refuses it naming the holder)."""
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from tournaments.collation import alphabetical
 from tournaments.errors import UserError
-from tournaments.models import Club, Player, Registration, Tournament
+from tournaments.formats import isolated
+from tournaments.models import Club, Membership, Player, Registration, Tournament
 from tournaments.permissions import can_run_site, managed_clubs
 from tournaments.registry.matching import Wanted, player_label, players_matching
 
@@ -220,3 +224,50 @@ def registered_already(tournament: Tournament, decisions: Iterable[RowDecision])
         Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True)
     )
     return {d.line for d in decisions if d.player is not None and d.player.pk in registered}
+
+
+def federation_number_taken(number: str, *, exclude: int | None = None) -> str:
+    """Why `number` cannot be given to a player: the message naming the player (name,
+    club) who has it already, site-wide (a federation number is one person's); "" when it
+    is free or empty. `exclude`: the player being edited."""
+    number = (number or "").strip()
+    if not number:
+        return ""
+    holders = Player.objects.filter(federation_number=number).select_related("club")
+    if exclude is not None:
+        holders = holders.exclude(pk=exclude)
+    holder = holders.first()
+    return federation_number_message(holder) if holder is not None else ""
+
+
+def federation_number_message(holder: Player) -> str:
+    """The refusal of a federation number `holder` has already."""
+    return _("Federation number %(n)s is already %(name)s's (%(club)s).") % {
+        "n": isolated(holder.federation_number),
+        "name": isolated(holder.name),
+        "club": isolated(holder.club.name) if holder.club is not None else _("no club"),
+    }
+
+
+@dataclass(frozen=True)
+class Member:
+    """One line of a club's player list: the player and whether the club is their home."""
+
+    player: Player
+    home: bool
+    membership: Membership | None
+
+
+def club_members(club: Club) -> list[Member]:
+    """The club's home players and the members from other clubs, A–Z."""
+    memberships = {
+        m.player_id: m for m in Membership.objects.filter(club=club).select_related("player__club")
+    }
+    players = {m.player_id: m.player for m in memberships.values()}
+    for player in Player.objects.filter(club=club).select_related("club"):
+        players.setdefault(player.pk, player)
+    members = [
+        Member(player, player.club_id == club.pk, memberships.get(player.pk))
+        for player in players.values()
+    ]
+    return alphabetical(members, key=lambda member: member.player.name)

@@ -46,7 +46,12 @@ from tournaments.models import (
 )
 from tournaments.phrases import phrase
 from tournaments.registry.matching import person_key
-from tournaments.registry.selectors import check_importable, import_decisions
+from tournaments.registry.selectors import (
+    check_importable,
+    federation_number_message,
+    federation_number_taken,
+    import_decisions,
+)
 from tournaments.sheets.totals import seat_totals_rebuild
 from tournaments.standings.selectors import tied_groups, tournament_standings
 from tournaments.versions import version_bump
@@ -116,6 +121,9 @@ def player_create(
     `Replay`."""
     for field, value in (("name", name), ("team", team), ("federation_number", federation_number)):
         check_text(value, field=field)
+    taken = federation_number_taken(federation_number)
+    if taken:
+        raise UserError(taken, field="federation_number")
     with transaction.atomic():
         check_once(key)
         player = validated(
@@ -131,8 +139,9 @@ def player_create(
             player.save()
         except IntegrityError:
             raise UserError(
-                _("Another player of this club has federation number %(n)s.")
-                % {"n": federation_number}
+                federation_number_taken(player.federation_number)
+                or _("This federation number is already taken."),
+                field="federation_number",
             ) from None
         if club is not None:
             Membership.objects.create(player=player, club=club)
@@ -144,7 +153,7 @@ def player_create(
 def players_create(entries: Sequence[dict]) -> list[Player]:
     """Many new players at once (an import), each checked as `player_create` checks one;
     `entries` hold `player_create`'s arguments (no `key`, no `user`). One query checks
-    the federation numbers against each club's players, one INSERT writes them all."""
+    the federation numbers against the site's players, one INSERT writes them all."""
     if not entries:  # (no savepoint for nothing: an import asks with none often)
         return []
     players = []
@@ -160,23 +169,20 @@ def players_create(entries: Sequence[dict]) -> list[Player]:
             category=entry.get("category", ""),
             federation_number=number.strip(),
         )
-        # The unique federation number per club is checked below for all at once.
+        # The federation number, unique site-wide, is checked below for all at once.
         # The club is a saved row (no query each); the federation number below.
         players.append(validated(player, exclude=["club"], constraints=False))
-    numbered = [p for p in players if p.federation_number and p.club is not None]
-    taken = set(
-        Player.objects.filter(
-            club__in={p.club for p in numbered},
-            federation_number__in={p.federation_number for p in numbered},
-        ).values_list("club_id", "federation_number")
-    )
+    numbered = [p for p in players if p.federation_number]
+    taken = {
+        holder.federation_number: holder
+        for holder in Player.objects.filter(
+            federation_number__in={p.federation_number for p in numbered}
+        ).select_related("club")
+    }
     for player in numbered:
-        if (player.club.pk, player.federation_number) in taken:
-            raise UserError(
-                _("Another player of this club has federation number %(n)s.")
-                % {"n": player.federation_number}
-            )
-        taken.add((player.club.pk, player.federation_number))
+        if player.federation_number in taken:
+            raise UserError(federation_number_message(taken[player.federation_number]))
+        taken[player.federation_number] = player
     with transaction.atomic():
         created = Player.objects.bulk_create(players, batch_size=1000)
         memberships_create(created)
@@ -208,6 +214,9 @@ def player_update(*, player: Player, **fields) -> Player:
         raise TypeError(f"player_update got unknown fields {unknown}")
     for key, value in fields.items():
         check_text(value, field=key)
+    taken = federation_number_taken(fields.get("federation_number", ""), exclude=player.pk)
+    if taken:
+        raise UserError(taken, field="federation_number")
     with transaction.atomic():
         played = list(
             Tournament.objects.filter(

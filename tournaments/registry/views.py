@@ -25,7 +25,7 @@ from tournaments.draw.selectors import draw_preview
 from tournaments.errors import UserError
 from tournaments.formats import bdi, isolated
 from tournaments.log.services import Replay, check_once, once_key
-from tournaments.mixins import ManageMixin, TournamentMixin
+from tournaments.mixins import ClubMixin, ManageMixin, TournamentMixin
 from tournaments.models import Club, League, Player, Registration, Tournament
 from tournaments.registry import player_import
 from tournaments.registry.forms import (
@@ -36,7 +36,7 @@ from tournaments.registry.forms import (
     SeasonForm,
     TournamentForm,
 )
-from tournaments.registry.selectors import import_decisions, registered_already
+from tournaments.registry.selectors import club_members, import_decisions, registered_already
 from tournaments.registry.services import (
     LOT_MAX,
     lot_group_of,
@@ -91,31 +91,13 @@ class DashboardView(LoginRequiredMixin, TemplateView):
         return context
 
 
-class ClubMixin(LoginRequiredMixin):
-    @cached_property
-    def club(self) -> Club:
-        return get_object_or_404(Club, pk=self.kwargs["club"])
-
-    def dispatch(self, request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return self.handle_no_permission()
-        if not permissions.can_manage_club(request.user, self.club):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["club"] = self.club
-        return context
-
-
 class ClubPlayersView(ClubMixin, FormView):
     template_name = "tournaments/manage/club_players.html"
     form_class = PlayerForm
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["players"] = alphabetical(self.club.players.all(), key=lambda p: p.name)
+        context["members"] = club_members(self.club)
         return context
 
     def form_valid(self, form):
@@ -142,7 +124,10 @@ class PlayerEditView(ClubMixin, FormView):
 
     @cached_property
     def player(self) -> Player:
-        return get_object_or_404(Player, pk=self.kwargs["pk"], club=self.club)
+        player = get_object_or_404(Player, pk=self.kwargs["pk"], club=self.club)
+        if not permissions.can_edit_player(self.request.user, player):  # the one rule
+            raise PermissionDenied
+        return player
 
     def get_form_kwargs(self):
         kwargs = super().get_form_kwargs()
