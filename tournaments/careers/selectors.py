@@ -33,10 +33,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 
+from django.db.models import Q
+
 from tournaments import permissions
 from tournaments.leagues.selectors import season_tables
 from tournaments.leagues.sql import day_totals, registrations
-from tournaments.models import Player, Season, Seat, Tournament
+from tournaments.models import Player, Registration, Season, Seat, Tournament
 from tournaments.standings.selectors import (
     PlayerSeriesLine,
     PlayerStatistics,
@@ -138,6 +140,20 @@ class Career:
 
 def _viewer(viewer):
     return viewer if viewer is not None and viewer.is_authenticated else None
+
+
+def player_shown(viewer, player: Player) -> bool:
+    """Whether `viewer` may learn of `player` (the head-to-head pages and answers, as the
+    player's page): someone in a tournament the viewer may see, or of a club the viewer
+    manages."""
+    seen = permissions.visible_tournaments(
+        viewer,
+        Tournament.objects.filter(
+            Q(pk__in=Seat.objects.filter(player=player).values("series__tournament_id"))
+            | Q(pk__in=Registration.objects.filter(player=player).values("tournament_id"))
+        ),
+    ).exists()
+    return seen or permissions.can_manage_club(viewer, player.club)
 
 
 def player_clubs(player: Player) -> list[str]:

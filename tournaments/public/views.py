@@ -3,7 +3,7 @@
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.cache import patch_cache_control
@@ -20,7 +20,12 @@ from tournaments.caching.standings import (
     standings_of,
 )
 from tournaments.caching.states import State, career_state, head_to_head_state
-from tournaments.careers.selectors import FORM_WINDOW, head_to_head, player_career
+from tournaments.careers.selectors import (
+    FORM_WINDOW,
+    head_to_head,
+    player_career,
+    player_shown,
+)
 from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category, Player, Season, Seat, Series, Tournament
@@ -192,18 +197,10 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
 
 
 def shown_player(request, pk) -> Player:
-    """The player of the address if the viewer may learn of them (as `PlayerDetailView`:
-    someone in a tournament the viewer may see, or of a club the viewer manages), else
+    """The player of the address if the viewer may learn of them (`player_shown`), else
     404."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    seen = permissions.visible_tournaments(
-        request.user,
-        Tournament.objects.filter(
-            Q(pk__in=Seat.objects.filter(player=player).values("series__tournament_id"))
-            | Q(registrations__player=player)
-        ),
-    ).exists()
-    if not seen and not permissions.can_manage_club(request.user, player.club):
+    if not player_shown(request.user, player):
         raise Http404
     return player
 

@@ -264,6 +264,7 @@ def test_openapi_description_and_documentation_pages(client_for):
         "/api/v1/seasons",
         "/api/v1/seasons/{slug}",
         "/api/v1/players/{player_id}",
+        "/api/v1/players/{player_id}/vs/{other_id}",
     } == paths
     docs = client.get("/api/v1/docs")
     assert docs.status_code == 200
