@@ -43,6 +43,7 @@ from tournaments.standings.selectors import (
 )
 
 STANDINGS_PER_PAGE = 100
+CAREER_PER_PAGE = 50
 # One date format per language, on every page and PDF: 21.11.2026, 11/21/2026.
 SHORT = "SHORT_DATE_FORMAT"
 
@@ -185,9 +186,18 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         career = self.career
+        # A long career's lists a page at a time (500 tournaments, 1,500 series): the
+        # figures above them are over all of them.
+        query = self.request.GET
+        tournaments = Paginator(career.tournaments, CAREER_PER_PAGE).get_page(
+            query.get("tournaments")
+        )
+        series = Paginator(career.series[::-1], CAREER_PER_PAGE).get_page(query.get("series"))
         context.update(
             career=career,
             stats=career.stats,
+            tournaments_page=tournaments,
+            series_page=series,
             finals=[t for t in career.tournaments if t.place is not None],
             chart=charts.form_chart(career.form),
             form_window=FORM_WINDOW,

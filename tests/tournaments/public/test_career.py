@@ -162,3 +162,25 @@ def test_the_queries_do_not_grow_with_the_tournaments(
     assert response.status_code == 200
     if url_name == "player_detail":
         assert len(response.context["career"].tournaments) == 50
+
+
+def test_a_long_career_is_listed_a_page_at_a_time(client, club, roster):
+    player, *mates = roster(4)
+    _tournaments(club, player, mates, 60)
+    url = reverse("player_detail", kwargs={"pk": player.pk})
+    first = client.get(url)
+    assert len(first.context["tournaments_page"]) == 50
+    assert first.context["career"].average is not None
+    assert len(first.context["career"].tournaments) == 60
+    text = first.content.decode()
+    assert '?tournaments=2#career-tournaments">Older<' in text
+    second = client.get(url, {"tournaments": 2})
+    shown = [t.tournament.pk for t in second.context["tournaments_page"]]
+    oldest = [t.tournament.pk for t in first.context["career"].tournaments[50:]]
+    assert shown == oldest
+    # Series newest first: the first page starts with the last tournament's series 2.
+    newest = first.context["series_page"][0]
+    assert (newest.tournament.date, newest.line.series_number) == (
+        datetime.date(2024, 1, 1) + datetime.timedelta(days=59),
+        2,
+    )
