@@ -5,7 +5,7 @@ Built on the standings' and leagues' reads, never beside them: the series and th
 declared by type are `standings.selectors.player_statistics`; a tournament's place is
 ranked by `standings.selectors.rank_standings` over the rows `tournament_standings` would
 build (the registrations and each player's sums, read for all of the player's finished
-tournaments at once by `leagues.sql`, as a season's match days are); a season's place,
+tournaments at once: `leagues.sql.registrations`, `standings.sql.totals_sql`); a season's place,
 team and points are its player table's row (`leagues.selectors.season_tables`).
 
 Terms:
@@ -37,7 +37,7 @@ from django.db.models import Q
 
 from tournaments import permissions
 from tournaments.leagues.selectors import season_tables
-from tournaments.leagues.sql import day_totals, registrations
+from tournaments.leagues.sql import registrations
 from tournaments.models import Player, Registration, Season, Seat, Tournament
 from tournaments.standings.selectors import (
     PlayerSeriesLine,
@@ -47,6 +47,7 @@ from tournaments.standings.selectors import (
     registered_rows,
     unregistered_rows,
 )
+from tournaments.standings.sql import fetch, totals_sql
 
 SCALE_GAMES = 48
 # The form's moving average: the last 10 series (some three evenings).
@@ -192,10 +193,10 @@ def final_places(tournaments: list[Tournament]) -> dict[int, dict[int, tuple[int
     for day_id, *registration in registrations(ids):
         registered[day_id].append(registration)
     rows = {day_id: registered_rows(registered[day_id]) for day_id in ids}
-    totals = day_totals(ids)
+    totals = fetch(totals_sql(len(ids)), ids)
     missing = {total[1] for total in totals if total[1] not in rows[total[0]]}
     unregistered = unregistered_rows(Player.objects.filter(pk__in=missing)) if missing else {}
-    for day_id, player_id, list_points, won, lost, *_rest in totals:
+    for day_id, player_id, list_points, won, lost in totals:
         row = rows[day_id].get(player_id)
         if row is None:  # a fresh row per tournament: the sums are set on it
             row = rows[day_id][player_id] = replace(unregistered[player_id])
