@@ -167,16 +167,16 @@ def player_clubs(player: Player) -> list[str]:
     return ([player.club.name] if player.club else []) + others
 
 
-def _table_seats(history: list[PlayerSeriesLine]) -> dict[int, list[tuple[int, str, int, int]]]:
-    """Table id → (player id, name, list points, games) of every seat at the player's
-    tables in `history`: one query."""
+def _table_seats(history: list[PlayerSeriesLine]) -> dict[int, list[tuple[int, int, int]]]:
+    """Table id → (player id, list points, games) of every seat at the player's tables in
+    `history`: one query (the names of the few table mates shown are read apart)."""
     tables = [h.line.table_id for h in history]
-    seats: dict[int, list[tuple[int, str, int, int]]] = defaultdict(list)
+    seats: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
     rows = Seat.objects.filter(table_id__in=tables).values_list(
-        "table_id", "player_id", "player__name", "list_points", "games_played"
+        "table_id", "player_id", "list_points", "games_played"
     )
-    for table_id, player_id, name, points, games in rows:
-        seats[table_id].append((player_id, name, points, games))
+    for table_id, player_id, points, games in rows:
+        seats[table_id].append((player_id, points, games))
     return seats
 
 
@@ -258,7 +258,7 @@ def player_career(player: Player, *, viewer=None) -> Career:
         at_table = seats.get(h.line.table_id, [])
         place = None
         if h.line.games:
-            place = 1 + sum(1 for s in at_table if s[2] > h.line.list_points)
+            place = 1 + sum(1 for s in at_table if s[1] > h.line.list_points)
         series.append(
             CareerSeries(
                 tournament=h.tournament,
@@ -324,15 +324,25 @@ def _registered_only(player: Player, viewer, seated: set[int]) -> list[Tournamen
 def _mates(player: Player, series: list[CareerSeries], seats) -> list[TableMate]:
     """The players the player met most often at a table with games (visible ones)."""
     count: Counter[int] = Counter()
-    names = {}
     for s in series:
         if not s.line.games:
             continue
-        for player_id, name, _points, _games in seats.get(s.line.table_id, []):
+        for player_id, _points, _games in seats.get(s.line.table_id, []):
             if player_id != player.pk:
                 count[player_id] += 1
-                names[player_id] = name
-    ranked = sorted(count.items(), key=lambda item: (-item[1], names[item[0]].casefold()))
+    if not count:
+        return []
+    # The names of those who may be shown: as often as the last one shown, or more.
+    least = sorted(count.values(), reverse=True)[:MATES_SHOWN][-1]
+    names = dict(
+        Player.objects.filter(pk__in=[pk for pk, n in count.items() if n >= least]).values_list(
+            "pk", "name"
+        )
+    )
+    ranked = sorted(
+        ((pk, n) for pk, n in count.items() if pk in names),
+        key=lambda item: (-item[1], names[item[0]].casefold()),
+    )
     return [TableMate(pk, names[pk], n) for pk, n in ranked[:MATES_SHOWN]]
 
 
