@@ -12,7 +12,10 @@ and whether the answer depends on who asks (drafts are or may be in it):
   (a game at another table changes nothing of theirs);
 - a season's: every setting that changes its tables, each match day's version,
   publication, status and confirmation, its rosters and venues (confirming a day or
-  changing a roster writes no version).
+  changing a roster writes no version);
+- a player's career (their page and the API's player): the player's, the names of their
+  table mates, and the states of the seasons of their tournaments (`career_state`); two
+  players' head to head: both players' (`head_to_head_state`).
 """
 
 from __future__ import annotations
