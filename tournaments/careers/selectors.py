@@ -214,6 +214,12 @@ def _seasons(player: Player, tournaments: list[Tournament], viewer) -> list[Care
     for season in Season.objects.filter(pk__in=seasons).select_related("club", "league"):
         tables = season_tables(season, viewer=viewer)
         row = next((r for r in tables.players if r.player_id == player.pk), None)
+        if row is None and tables.archived:
+            # A closed season's archive keeps the names of its players, with their club.
+            clubs = set(player_clubs(player))
+            row = next(
+                (r for r in tables.players if r.name == player.name and r.club in clubs), None
+            )
         if row is None:
             continue
         found.append(

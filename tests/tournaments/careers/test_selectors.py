@@ -12,8 +12,8 @@ from tournaments.careers.selectors import (
     scaled_average,
 )
 from tournaments.leagues.selectors import season_tables
-from tournaments.leagues.services import match_day_confirm
-from tournaments.models import Seat
+from tournaments.leagues.services import match_day_confirm, season_close
+from tournaments.models import Player, Seat
 from tournaments.standings.selectors import tournament_standings
 
 
@@ -135,3 +135,14 @@ def test_a_season_is_its_player_tables_row(match_day, league_director):
             row.series,
         )
         assert season.players == len(tables.players)
+
+
+def test_a_closed_seasons_row_is_read_from_its_archive(match_day, league_director):
+    play_series(match_day)
+    match_day_confirm(tournament=match_day, user=league_director)
+    season = season_close(season=match_day.season, user=league_director)
+    (row, *_rest) = season_tables(season).players
+    assert row.player_id is None  # the archive keeps names
+    player = Player.objects.get(name=row.name)
+    (found,) = player_career(player).seasons
+    assert (found.rank, found.list_points, found.team) == (row.rank, row.list_points, row.team)
