@@ -167,16 +167,21 @@ def player_clubs(player: Player) -> list[str]:
     return ([player.club.name] if player.club else []) + others
 
 
-def _table_seats(history: list[PlayerSeriesLine]) -> dict[int, list[tuple[int, int, int]]]:
+def _table_seats(
+    player: Player, history: list[PlayerSeriesLine]
+) -> dict[int, list[tuple[int, int, int]]]:
     """Table id → (player id, list points, games) of every seat at the player's tables in
-    `history`: one query (the names of the few table mates shown are read apart)."""
-    tables = [h.line.table_id for h in history]
+    `history`: one query (the names of the few table mates shown are read apart). The
+    tables are asked by a subquery on the player's seats, not as a list of 1,500 ids
+    (which psycopg binds one by one), and those of `history` kept."""
+    tables = {h.line.table_id for h in history}
     seats: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-    rows = Seat.objects.filter(table_id__in=tables).values_list(
-        "table_id", "player_id", "list_points", "games_played"
-    )
+    rows = Seat.objects.filter(
+        table_id__in=Seat.objects.filter(player=player).values("table_id")
+    ).values_list("table_id", "player_id", "list_points", "games_played")
     for table_id, player_id, points, games in rows:
-        seats[table_id].append((player_id, points, games))
+        if table_id in tables:
+            seats[table_id].append((player_id, points, games))
     return seats
 
 
@@ -258,7 +263,7 @@ def player_career(player: Player, *, viewer=None) -> Career:
     tournaments)."""
     viewer = _viewer(viewer)
     stats = player_statistics(player, viewer=viewer)
-    seats = _table_seats(stats.history)
+    seats = _table_seats(player, stats.history)
     series = []
     for h in stats.history:
         at_table = seats.get(h.line.table_id, [])
