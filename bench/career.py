@@ -30,6 +30,15 @@ CACHE_URL says otherwise):
 Medians of `--repeat` requests after one warm-up request, with a PASS or MISS line per
 target (exit status 1 if any is missed).
 
+Measured on the development machine (PostgreSQL, 2 cores shared with other work, load
+average about 5): the page cold 491 ms (MISS), from the cache 47 ms; the API's player 479 /
+79 ms; head to head 118 / 48 ms; 26 queries cold. Of the cold page, about 180 ms are the
+database's: the games declared by type (18,000 games counted through 1,500 seats' index
+scans, 50-120 ms), the places' sums and registrations of 500 tournaments (40-60 ms), the
+seats (series, tables, mates); the rest is Python over 1,500 series and 4,000 standings rows
+and the page. Under 50 ms needs those figures stored, not counted per request (a seat's
+declared games by type, a finished tournament's places).
+
 Usage:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/career python bench/career.py [--repeat 15]
