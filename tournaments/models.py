@@ -462,6 +462,8 @@ class Series(models.Model):
     class DrawMethod(models.TextChoices):
         RANDOM = "random", _("random")
         STANDINGS = "standings", _("seeded by the standings")
+        # Spread by rating: the strongest at different tables (`draw.engine`, spread draw).
+        RATING = "rating", _("by rating, strongest apart")
 
     class KeepApart(models.TextChoices):
         """Who the draw keeps apart (`tournaments.draw.KEEP_APART_CHOICES`)."""

@@ -45,7 +45,8 @@ from tournaments.models import (
     has_control_characters,
 )
 from tournaments.phrases import phrase
-from tournaments.registry.selectors import import_decisions
+from tournaments.registry.matching import person_key
+from tournaments.registry.selectors import check_importable, import_decisions
 from tournaments.sheets.totals import seat_totals_rebuild
 from tournaments.standings.selectors import tied_groups, tournament_standings
 from tournaments.versions import version_bump
@@ -187,6 +188,16 @@ def memberships_create(players: Sequence[Player]) -> None:
     Membership.objects.bulk_create(
         [Membership(player=p, club=p.club) for p in players if p.club is not None],
         batch_size=1000,
+    )
+
+
+def memberships_join(pairs: Iterable[tuple[Player, Club]]) -> None:
+    """Known players who join a club an import says they play for, in one INSERT (one
+    a member already stays as they are)."""
+    Membership.objects.bulk_create(
+        [Membership(player=player, club=club) for player, club in pairs],
+        batch_size=1000,
+        ignore_conflicts=True,
     )
 
 
@@ -695,17 +706,23 @@ class ImportResult:
 
 
 def players_import(
-    *, tournament: Tournament, rows: Sequence[Mapping], user=None, key: str | None = None
+    *,
+    tournament: Tournament,
+    rows: Sequence[Mapping],
+    user=None,
+    key: str | None = None,
+    previewed: Sequence | None = None,
+    choices: Mapping[int, int] | None = None,
 ) -> ImportResult:
     """Register an imported player list: known players are linked, new ones created.
 
-    Each row goes as `registry.selectors.import_decisions` says (the preview showed the
-    same): a player is created only in the tournament's club or a club the importer runs,
-    a club only by a site administrator, a player of any other club only linked when
-    found. A refused row refuses the whole list (its line in the message), nothing
-    written. The tournament's row is locked first and `key` (the confirmation's once key)
-    checked under it, so the same confirmation sent twice, even at once, registers once
-    (the second is a `Replay`).
+    Each row goes as `registry.selectors.import_decisions` says (`choices` settle rows of
+    several candidates); with `previewed` (the preview's `RowDecision.outcome`s) a list
+    that would now go otherwise is refused. A known player joins the row's club where the
+    importer runs it. A refused row refuses the whole list (its line in the message),
+    nothing written. The tournament's row is locked first and `key` (the confirmation's
+    once key) checked under it, so the same confirmation sent twice, even at once,
+    registers once (the second is a `Replay`).
     """
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
@@ -717,28 +734,25 @@ def players_import(
                 isinstance(value, str) and has_control_characters(value) for value in row.values()
             ):
                 raise UserError(_("Remove the control character (such as NUL or a line break)."))
-        decisions = import_decisions(tournament=tournament, rows=rows, user=user)
-        refused = [d for d in decisions if d.refused]
-        if refused:
-            raise UserError(
-                _("Nothing was imported: line %(line)s: %(reason)s")
-                % {"line": refused[0].line, "reason": refused[0].refused}
-            )
+        decisions = import_decisions(tournament=tournament, rows=rows, user=user, choices=choices)
+        check_importable(decisions, previewed)
         new_clubs: dict[str, Club] = {}
         players: list[Player | None] = []
-        entries, slots, seen = [], [], {}
+        entries, slots, seen, joining = [], [], {}, []
         for row, decision in zip(rows, decisions, strict=True):
-            if decision.player is not None:
-                players.append(decision.player)
-                continue
             club = decision.club
             if decision.new_club:
                 club_name = " ".join(str(row.get("club") or "").split())
                 club = new_clubs.get(club_name.casefold())
                 if club is None:
                     club = new_clubs[club_name.casefold()] = club_create(name=club_name)
+            if decision.player is not None:
+                players.append(decision.player)
+                if decision.joins:
+                    joining.append((decision.player, club))
+                continue
             name = " ".join(str(row.get("name") or "").split())
-            same = (club.pk, name.casefold())
+            same = (club.pk, person_key(name))
             if same in seen:  # the list names one new player twice: one player
                 players.append(None)
                 slots.append((len(players) - 1, seen[same]))
@@ -756,6 +770,7 @@ def players_import(
                 }
             )
         created = players_create(entries)
+        memberships_join(joining)
         for index, entry in slots:
             players[index] = created[entry]
         registered = registration_add(

@@ -36,7 +36,7 @@ from tournaments.registry.forms import (
     SeasonForm,
     TournamentForm,
 )
-from tournaments.registry.selectors import import_decisions, rows_registered_already
+from tournaments.registry.selectors import import_decisions, registered_already
 from tournaments.registry.services import (
     LOT_MAX,
     lot_group_of,
@@ -56,7 +56,7 @@ from tournaments.registry.services import (
     tournament_reopen,
     tournament_update,
 )
-from tournaments.shared_views import confirmation_page, confirmed, show_error
+from tournaments.shared_views import confirmation_page, confirmed, positive_int, show_error
 from tournaments.standings.selectors import tied_groups, tournament_standings
 
 
@@ -605,14 +605,18 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
         report.rows = [row for row in report.rows if row.line in decisions]
         for row in report.rows:
             row.new_club = decisions[row.line].new_club
-        request.session[self.session_key] = [row.as_dict() for row in report.rows]
-        registered = rows_registered_already(self.tournament, report.rows)
+        # The confirmation applies what this preview shows, or nothing (`players_import`).
+        request.session[self.session_key] = {
+            "rows": [row.as_dict() for row in report.rows],
+            "previewed": [decisions[row.line].outcome() for row in report.rows],
+        }
+        registered = registered_already(self.tournament, decisions.values())
         return self.render_to_response(
             self.get_context_data(
                 form=form,
                 report=report,
+                entries=[(row, decisions[row.line]) for row in report.rows],
                 registered_lines=registered,
-                guest_lines={line for line, d in decisions.items() if d.guest},
                 new_count=len(report.rows) - len(registered),
             )
         )
@@ -620,14 +624,24 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
     def confirm(self, request):
         """Register the previewed list; the same confirmation sent twice counts once."""
         key = once_key(request.POST.get("once"))
-        rows = request.session.pop(self.session_key, None)
+        preview = request.session.pop(self.session_key, None)
+        rows = preview.get("rows") if isinstance(preview, dict) else None
         try:
             if not rows:
                 check_once(key)  # a confirmation sent again: the first one registered them
                 messages.error(request, _("The preview has expired; upload the list again."))
                 return redirect("manage:registration_import", tournament=self.tournament.slug)
             result = players_import(
-                tournament=self.tournament, rows=rows, user=request.user, key=key
+                tournament=self.tournament,
+                rows=rows,
+                user=request.user,
+                key=key,
+                previewed=preview["previewed"],
+                choices={
+                    row["line"]: chosen
+                    for row in rows
+                    if (chosen := positive_int(request.POST.get(f"choose-{row['line']}")))
+                },
             )
         except Replay:
             messages.info(
