@@ -28,6 +28,7 @@ def public_pages(site) -> list[str]:
         ]
     pages.append(en("table_detail", tournament=running.slug, series=1, table=table.number))
     pages.append(en("player_detail", pk=site["players"][0].pk))
+    pages.append(en("head_to_head", pk=site["players"][0].pk, other=site["players"][1].pk))
     pages += [
         en("rating_list"),
         en("rating_method"),

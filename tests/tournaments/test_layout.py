@@ -81,6 +81,7 @@ FOLDERS = {
     "registry": SUBJECTS,
     "money": SUBJECTS,
     "leagues": SUBJECTS,
+    "careers": SUBJECTS,  # a player's career and head to head (reads standings and leagues)
     "accounts": SUBJECTS,  # the site's people: clubs, leagues, invitations, roles
     "people": SUBJECTS,  # one person across clubs: memberships, duplicates, merges
     "caching": CACHING,  # states, answers and standings per version: why public answers are fast

@@ -312,6 +312,74 @@ class PlayerSeriesOut(Schema):
     game_points: int
     won: int
     lost: int
+    # The career's figures (optional): the place at the table (null before its first game)
+    # of how many players, and the list points scaled to 48 games (× 48 / games).
+    place_at_table: int | None = None
+    players_at_table: int | None = None
+    scaled_48: float | None = None
+
+
+class CareerTournamentOut(Schema):
+    tournament: str
+    name: str
+    date: datetime.date
+    club: str | None
+    place: int | None  # in the final standings; null while not finished
+    players: int | None
+    series: int
+    list_points: int
+
+
+class CareerSeasonOut(Schema):
+    season: str  # slug
+    name: str
+    team: str | None
+    rank: int | None  # null: not ranked (fewer series than the season's minimum)
+    players: int  # ranked players of the season's player table
+    list_points: int | None
+    series: str  # "14", or "10/14" where the best 10 count
+
+
+class YearAverageOut(Schema):
+    year: int
+    series: int
+    average_48: float | None
+
+
+class FormPointOut(Schema):
+    tournament: str
+    date: datetime.date
+    series: int
+    scaled_48: float
+    moving_average: float  # of the last `form_window` series
+
+
+class TableMateOut(Schema):
+    player_id: int
+    name: str
+    tables: int
+
+
+class MeetingOut(Schema):
+    tournament: str
+    date: datetime.date
+    series: int
+    table: int
+    list_points: int
+    other_list_points: int
+    outcome: str  # above, tied or below: the player's list points against the other's
+
+
+class HeadToHeadOut(Schema):
+    player_id: int
+    player: str
+    other_id: int
+    other: str
+    together: int  # tables with a game shared
+    above: int  # more list points than the other at the table
+    tied: int
+    below: int
+    meetings: list[MeetingOut]  # newest first
 
 
 class GameTypeOut(Schema):
@@ -338,6 +406,15 @@ class PlayerOut(Schema):
     average_list_points: float | None
     history: list[PlayerSeriesOut]
     by_type: list[GameTypeOut]
+    # The career (optional fields, as the player's page shows them).
+    clubs: list[str] | None = None  # the home club first
+    average_48: float | None = None  # mean of the series scaled to 48 games
+    tournament_results: list[CareerTournamentOut] | None = None  # newest first
+    seasons: list[CareerSeasonOut] | None = None
+    years: list[YearAverageOut] | None = None  # newest first
+    form_window: int | None = None
+    form: list[FormPointOut] | None = None  # date order
+    table_mates: list[TableMateOut] | None = None  # most frequent first
 
 
 class RatingRowOut(Schema):

@@ -27,19 +27,20 @@ from tournaments.caching.standings import (
 )
 from tournaments.caching.states import (
     BIGINT,
-    player_state,
+    career_state,
+    head_to_head_state,
     season_state,
     tournament_state_of,
     tournaments_state,
     visible_tournaments,
 )
+from tournaments.careers.selectors import FORM_WINDOW, head_to_head, player_career, player_shown
 from tournaments.games import SHEET_FIELDS
 from tournaments.leagues.selectors import season_tables
 from tournaments.models import Category, Game, Player, Season, Series, Table, Tournament
 from tournaments.sheets.selectors import games_since, table_sheet
 from tournaments.standings.selectors import (
     json_text,
-    player_statistics,
     standing_json,
     team_standings,
 )
@@ -126,7 +127,7 @@ def _player_state(request, player_id, **kwargs):
     # The address's text, before django-ninja checks it (a view that answers 422).
     # ASCII digits only: str.isdigit() is true of "²", which int() refuses.
     text = str(player_id)
-    return player_state(int(text)) if text.isascii() and text.isdigit() else None
+    return career_state(int(text)) if text.isascii() and text.isdigit() else None
 
 
 # --------------------------------------------------------------------------------------
@@ -550,9 +551,14 @@ def season_detail(request, slug: str, category: str | None = None):
 @router.get("/players/{player_id}", response=answers(schemas.PlayerOut), tags=["players"])
 @decorate_view(conditional(_player_state))
 def player_detail(request, player_id: int = Path(..., ge=0, le=LARGEST)):
-    """A player's series history and declared games by type, from visible tournaments."""
+    """A player's career from visible tournaments, as the player's page shows it
+    (`careers.selectors.player_career`): the series history, declared games by type, every
+    tournament with its final place, the seasons, the average per series scaled to 48
+    games (list points × 48 / games of the series) overall and by year, the form and the
+    most frequent table mates."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
-    stats = player_statistics(player, viewer=request.user)
+    career = player_career(player, viewer=request.user)
+    stats = career.stats
     # Nobody learns of a player who only appears in tournaments they may not see.
     if not stats.tournaments and not permissions.can_manage_club(request.user, player.club):
         raise Http404
@@ -578,22 +584,125 @@ def player_detail(request, player_id: int = Path(..., ge=0, le=LARGEST)):
         },
         "history": [
             {
-                "tournament": h.tournament.slug,
-                "date": h.tournament.date,
-                "series": h.line.series_number,
-                "table": h.line.table_number,
-                "seat": h.line.seat,
-                "games": h.line.games,
-                "list_points": h.line.list_points,
-                "game_points": h.line.game_points,
-                "won": h.line.won,
-                "lost": h.line.lost,
+                "tournament": s.tournament.slug,
+                "date": s.tournament.date,
+                "series": s.line.series_number,
+                "table": s.line.table_number,
+                "seat": s.line.seat,
+                "games": s.line.games,
+                "list_points": s.line.list_points,
+                "game_points": s.line.game_points,
+                "won": s.line.won,
+                "lost": s.line.lost,
+                "place_at_table": s.place,
+                "players_at_table": s.at_table,
+                "scaled_48": s.scaled,
             }
-            for h in stats.history
+            for s in career.series
         ],
         "by_type": [
             {"game": game, "declared": declared, "won": won, "lost": lost}
             for game, _label, declared, won, lost in stats.by_type
+        ],
+        "clubs": career.clubs,
+        "average_48": career.average,
+        "tournament_results": [
+            {
+                "tournament": t.tournament.slug,
+                "name": t.tournament.name,
+                "date": t.tournament.date,
+                "club": t.tournament.club.name if t.tournament.club else None,
+                "place": t.place,
+                "players": t.players,
+                "series": len(t.series),
+                "list_points": t.list_points,
+            }
+            for t in career.tournaments
+        ],
+        "seasons": [
+            {
+                "season": s.season.slug,
+                "name": s.season.name,
+                "team": json_text(s.team),
+                "rank": s.rank,
+                "players": s.players,
+                "list_points": s.list_points,
+                "series": s.series,
+            }
+            for s in career.seasons
+        ],
+        "years": [
+            {"year": y.year, "series": y.series, "average_48": y.average} for y in career.years
+        ],
+        "form_window": FORM_WINDOW,
+        "form": [
+            {
+                "tournament": f.tournament.slug,
+                "date": f.tournament.date,
+                "series": f.series_number,
+                "scaled_48": f.scaled,
+                "moving_average": f.moving,
+            }
+            for f in career.form
+        ],
+        "table_mates": [
+            {"player_id": m.player_id, "name": m.name, "tables": m.tables} for m in career.mates
+        ],
+    }
+
+
+def _head_to_head_state(request, player_id, other_id, **kwargs):
+    texts = (str(player_id), str(other_id))
+    if not all(text.isascii() and text.isdigit() for text in texts):
+        return None
+    first, second = (int(text) for text in texts)
+    if first == second or not all(BIGINT[0] <= n <= BIGINT[1] for n in (first, second)):
+        return None
+    return head_to_head_state(first, second)
+
+
+@router.get(
+    "/players/{player_id}/vs/{other_id}",
+    response=answers(schemas.HeadToHeadOut),
+    tags=["players"],
+)
+@decorate_view(conditional(_head_to_head_state))
+def head_to_head_detail(
+    request,
+    player_id: int = Path(..., ge=0, le=LARGEST),
+    other_id: int = Path(..., ge=0, le=LARGEST),
+):
+    """Two players at the same tables (with a game) of visible tournaments, as the
+    head-to-head page shows them: how often, how often the first had more list points
+    there (above), equal (tied) or fewer (below), and each of those tables."""
+    if player_id == other_id:
+        raise Http404
+    players = {
+        p.pk: p for p in Player.objects.select_related("club").filter(pk__in=[player_id, other_id])
+    }
+    if len(players) != 2 or not all(player_shown(request.user, p) for p in players.values()):
+        raise Http404
+    h2h = head_to_head(players[player_id], players[other_id], viewer=request.user)
+    return {
+        "player_id": player_id,
+        "player": h2h.player.name,
+        "other_id": other_id,
+        "other": h2h.other.name,
+        "together": h2h.together,
+        "above": h2h.above,
+        "tied": h2h.tied,
+        "below": h2h.below,
+        "meetings": [
+            {
+                "tournament": m.tournament.slug,
+                "date": m.tournament.date,
+                "series": m.series_number,
+                "table": m.table_number,
+                "list_points": m.points,
+                "other_list_points": m.other_points,
+                "outcome": m.outcome,
+            }
+            for m in h2h.meetings
         ],
     }
 

@@ -3,9 +3,10 @@
 Every write that changes what a tournament's pages show bumps its version in the writer's
 transaction (`tournaments.versions`). Every public answer, an HTML page or JSON
 (`/t/<slug>/standings.json` and the API), starts by reading its *state* from the database
-(`states`: one definition each for a tournament, a player, a season and a rating list,
-shared by the pages and the API), a query or four, so no worker and no machine answers
-from older data than a committed write. From the state:
+(`states`: one definition each for a tournament, a player, a season, a rating list, a
+player's career and two players' head to head, shared by the pages and the API), a query or
+four, so no worker and no machine answers from older data than a committed write. From the
+state:
 
 - `answers`: the ETag (304 Not Modified for a client that holds it) and, for anonymous
   visitors, the answer's bytes kept in Django's cache (`CACHE_URL`: Redis or memcached,

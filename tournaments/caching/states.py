@@ -13,7 +13,10 @@ and whether the answer depends on who asks (drafts are or may be in it):
 - a rating list's: every figure and name it shows (`rating_list_state`);
 - a season's: every setting that changes its tables, each match day's version,
   publication, status and confirmation, its rosters and venues (confirming a day or
-  changing a roster writes no version).
+  changing a roster writes no version);
+- a player's career (their page and the API's player): the player's, the names of their
+  table mates, and the states of the seasons of their tournaments (`career_state`); two
+  players' head to head: both players' (`head_to_head_state`).
 """
 
 from __future__ import annotations
@@ -200,8 +203,13 @@ def season_state(slug: str) -> State | None:
     teams. Confirmations, rosters and venues are written without a match day's version
     moving (`leagues.services`). Four small queries, whatever the size of the season.
     """
+    return _seasons_state(Season.objects.filter(slug=slug))
+
+
+def _seasons_state(seasons) -> State | None:
+    """`season_state` of the seasons of a queryset (one or many; None for none)."""
     season = list(
-        Season.objects.filter(slug=slug).values_list(
+        seasons.order_by("pk").values_list(
             "pk",
             "name",
             "club_id",
@@ -219,9 +227,9 @@ def season_state(slug: str) -> State | None:
     )
     if not season:
         return None
-    season_id = season[0][0]
+    ids = [row[0] for row in season]
     days = list(
-        Tournament.objects.filter(season_id=season_id)
+        Tournament.objects.filter(season_id__in=ids)
         .order_by("pk")
         .values_list(
             "pk",
@@ -236,17 +244,60 @@ def season_state(slug: str) -> State | None:
         )
     )
     rosters = list(
-        RosterEntry.objects.filter(season_id=season_id)
+        RosterEntry.objects.filter(season_id__in=ids)
         .order_by("pk")
         .values_list("player_id", "team_id", "team__name", "team__club__name")
     )
     venues = list(
-        Venue.objects.filter(tournament__season_id=season_id)
+        Venue.objects.filter(tournament__season_id__in=ids)
         .order_by("pk", "teams__pk")
         .values_list("pk", "tournament_id", "name", "teams__name")
     )
     changed = max((day[2] for day in days), default=None)
     return State(repr((season, days, rosters, venues)), changed, not all(day[3] for day in days))
+
+
+def career_state(player_id: int) -> State:
+    """What a player's career page and answer show (`careers.selectors.player_career`):
+    the player's state (`player_state`); the names of everyone who shared one of their
+    tables (the table mates; who sits where moves the tournament's layout, which the
+    player's state holds); and the state of every season of their tournaments
+    (`season_state`: their place in its player table moves with every match day's
+    games, theirs or not). Four more small queries, whatever the number of seasons."""
+    own = player_state(player_id)
+    if own.key == "no such player":
+        return own
+    seat, player = Seat._meta.db_table, Player._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT DISTINCT p.id, p.name FROM {seat} s INNER JOIN {player} p"
+            " ON p.id = s.player_id WHERE s.table_id IN"
+            f" (SELECT table_id FROM {seat} WHERE player_id = %s) ORDER BY p.id",
+            [player_id],
+        )
+        mates = cursor.fetchall()
+    seasons = _seasons_state(
+        Season.objects.filter(
+            pk__in=Tournament.objects.filter(
+                pk__in=Seat.objects.filter(player_id=player_id).values("series__tournament_id")
+            ).values("season_id")
+        )
+    )
+    changed = max((c for c in (own.changed, seasons and seasons.changed) if c), default=None)
+    private = own.private or bool(seasons and seasons.private)
+    key = repr((own.key, mates, seasons.key if seasons else None))
+    return State(hashlib.sha256(key.encode()).hexdigest(), changed, private)
+
+
+def head_to_head_state(player_id: int, other_id: int) -> State:
+    """What the head-to-head page of two players shows: both players' states (their
+    tables, with the stored totals, and their tournaments)."""
+    first, second = player_state(player_id), player_state(other_id)
+    changed = max((c for c in (first.changed, second.changed) if c), default=None)
+    key = repr((first.key, second.key))
+    return State(
+        hashlib.sha256(key.encode()).hexdigest(), changed, first.private or second.private
+    )
 
 
 def tournaments_state(tournaments: Iterable[Tournament], *extra) -> State:

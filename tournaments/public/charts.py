@@ -1,7 +1,9 @@
 """Small SVG charts drawn by the site itself (no external service, no JavaScript).
 
 `points_chart` draws one bar per series (list points, negative below the zero line) with
-the running average as a line. It lays out figures it is given; it computes no score.
+the running average as a line, or the line it is given (`form_chart`: the career's series
+scaled to 48 games with their moving average). It lays out figures it is given; it
+computes no score.
 
 The SVG scales to the width of the page, its text with it: a 640-unit viewBox shown 330 px
 wide on a phone would shrink 11-unit labels to 5 px. So the labels' size is set per screen
@@ -11,6 +13,7 @@ gives way to the larger text.
 
 import math
 
+from django.utils.formats import date_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -37,8 +40,39 @@ def _label_every(label_chars: int, font: float, slot: float) -> int:
     return max(1, math.ceil((label_chars * 0.6 * font + 8) / slot))
 
 
-def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int = 220) -> str:
-    """An accessible inline SVG of (label, points) pairs in time order."""
+def form_chart(points) -> str:
+    """The career's form (`careers.selectors.FormPoint`s, date order): a bar per series
+    scaled to 48 games, the moving average as the line; the last `FORM_SHOWN` series."""
+    shown = points[-FORM_SHOWN:]
+    return points_chart(
+        [
+            (
+                f"{date_format(p.tournament.date, 'SHORT_DATE_FORMAT')} S{p.series_number}",
+                round(p.scaled),
+            )
+            for p in shown
+        ],
+        line=[p.moving for p in shown],
+        title=_("Form: points per series, scaled to 48 games"),
+        line_title=_("moving average"),
+    )
+
+
+# The form chart's series: more would leave each bar under a pixel wide on a phone.
+FORM_SHOWN = 60
+
+
+def points_chart(
+    values: list[tuple[str, int]],
+    *,
+    width: int = 640,
+    height: int = 220,
+    line: list[float] | None = None,
+    title: str | None = None,
+    line_title: str | None = None,
+) -> str:
+    """An accessible inline SVG of (label, points) pairs in time order; `line`: the line's
+    values, one per pair (default: the running average)."""
     if not values:
         return ""
     # On a phone the viewBox is shown PHONE_CHART_PX wide: scale the text up to match.
@@ -47,7 +81,10 @@ def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int
     left, right, top, bottom = round(phone_font * 3.3), 12, 12, round(phone_font * 1.5) + 4
     plot_w, plot_h = width - left - right, height - top - bottom
     points = [v for _label, v in values]
-    high, low = max(max(points), 0), min(min(points), 0)
+    if line is None:
+        line = [sum(points[: i + 1]) / (i + 1) for i in range(len(points))]
+    high, low = max(max(points), max(line), 0), min(min(points), min(line), 0)
+    high, low = math.ceil(high), math.floor(low)
     step = _nice_step(high - low or 1)
     high = -(-high // step) * step if high else 0
     low = -(-low // step) * step if low > 0 else (low // step) * step
@@ -62,8 +99,8 @@ def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int
     every = _label_every(chars, font, slot)
     # On a phone: a multiple of the wide screen's step, so its labels are a subset.
     phone_every = math.ceil(_label_every(chars, phone_font, slot) / every) * every
-    title = escape(_("Points per series"))
-    average_title = escape(_("running average"))
+    title = escape(title or _("Points per series"))
+    average_title = escape(line_title or _("running average"))
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
         f'aria-label="{title}" xmlns="http://www.w3.org/2000/svg">',
@@ -81,7 +118,7 @@ def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int
             f'fill="#5f6b73">{tick}</text>'
         )
         tick += step
-    running, average_points = 0, []
+    average_points = []
     for index, (label, value) in enumerate(values):
         x = left + slot * index + (slot - bar_w) / 2
         top_y, bottom_y = sorted((y(value), y(0)))
@@ -97,8 +134,7 @@ def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int
                 f'<text{wide_only} x="{x + bar_w / 2:.1f}" y="{height - 6}" font-size="{font}" '
                 f'text-anchor="middle" fill="#5f6b73">{escape(label)}</text>'
             )
-        running += value
-        average_points.append((x + bar_w / 2, y(running / (index + 1))))
+        average_points.append((x + bar_w / 2, y(line[index])))
     if len(average_points) > 1:
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in average_points)
         parts.append(

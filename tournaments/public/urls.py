@@ -15,6 +15,12 @@ public = [
     path(S, views.SeriesDetailView.as_view(), name="series_detail"),
     path(TB, views.TableDetailView.as_view(), name="table_detail"),
     path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player_detail"),
+    path("players/<int:pk>/vs/", views.PlayerSearchView.as_view(), name="player_search"),
+    path(
+        "players/<int:pk>/vs/<int:other>/",
+        views.HeadToHeadView.as_view(),
+        name="head_to_head",
+    ),
     path("seasons/<slug:season>/", views.SeasonDetailView.as_view(), name="season_detail"),
     path("ratings/", views.RatingListView.as_view(), name="rating_list"),
     path("ratings/method/", views.RatingMethodView.as_view(), name="rating_method"),

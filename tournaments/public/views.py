@@ -1,6 +1,5 @@
 """Public pages: everything published can be read by anyone; nothing here writes."""
 
-from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -21,12 +20,23 @@ from tournaments.caching.standings import (
     series_standings_of,
     standings_of,
 )
-from tournaments.caching.states import State, player_state, rating_list_state
+from tournaments.caching.states import (
+    State,
+    career_state,
+    head_to_head_state,
+    rating_list_state,
+)
+from tournaments.careers.selectors import (
+    FORM_WINDOW,
+    head_to_head,
+    player_career,
+    player_shown,
+)
 from tournaments.collation import alphabetical, name_of
 from tournaments.formats import format_rating
 from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
-from tournaments.models import Category, Club, League, Player, Season, Series, Tournament
+from tournaments.models import Category, Club, League, Player, Season, Seat, Series, Tournament
 from tournaments.public import charts
 from tournaments.public.tables import (
     RatingTable,
@@ -40,11 +50,11 @@ from tournaments.sheets.selectors import latest_games, table_sheet
 from tournaments.standings.selectors import (
     CLOSED_SHORT_MARK,
     closed_short_notes,
-    player_statistics,
     team_standings,
 )
 
 STANDINGS_PER_PAGE = 100
+CAREER_PER_PAGE = 50
 # One date format per language, on every page and PDF: 21.11.2026, 11/21/2026.
 SHORT = "SHORT_DATE_FORMAT"
 
@@ -159,45 +169,24 @@ class TeamStandingsView(TournamentPageMixin, TournamentMixin, TemplateView):
         return context
 
 
-@dataclass(frozen=True)
-class FinalPlace:
-    """A player's place in the final results of a finished tournament."""
-
-    tournament: Tournament
-    rank: int
-    players: int
-
-
-def final_places(player: Player, stats) -> list[FinalPlace]:
-    """The player's place in each finished tournament of their history, as its final
-    standings give it (the standings' one computation, `standings_of`)."""
-    seen = {}
-    for line in stats.history:
-        if line.tournament.status == Tournament.Status.FINISHED:
-            seen.setdefault(line.tournament.pk, line.tournament)
-    places = []
-    for tournament in seen.values():
-        rows = standings_of(tournament)
-        row = next((r for r in rows if r.player_id == player.pk), None)
-        if row is not None:
-            places.append(FinalPlace(tournament, row.rank, len(rows)))
-    return places
-
-
 class PlayerDetailView(VersionedPageMixin, DetailView):
+    """A player's career (`careers.selectors.player_career`): tournaments, series,
+    seasons, the average scaled to 48 games, the form, the table mates."""
+
     model = Player
     template_name = "tournaments/player_detail.html"
     context_object_name = "player"
 
     def page_state(self) -> State:
-        return player_state(self.kwargs["pk"])
+        return career_state(self.kwargs["pk"])
 
     def get_queryset(self):
         return Player.objects.select_related("club")
 
     def get_object(self, queryset=None):
         player = super().get_object(queryset)
-        self.stats = player_statistics(player, viewer=self.request.user)
+        self.career = player_career(player, viewer=self.request.user)
+        self.stats = self.career.stats
         # Nobody learns of a player who only appears in tournaments they may not see.
         if not self.stats.tournaments and not permissions.can_manage_club(
             self.request.user, player.club
@@ -207,19 +196,80 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        stats = self.stats
-        context["stats"] = stats
-        context["finals"] = final_places(self.object, stats)
-        context["chart"] = charts.points_chart(
-            [
-                (
-                    f"{date_format(h.tournament.date, SHORT)} S{h.line.series_number}",
-                    h.line.list_points,
-                )
-                for h in stats.played
-            ]
+        career = self.career
+        # A long career's lists a page at a time (500 tournaments, 1,500 series): the
+        # figures above them are over all of them.
+        query = self.request.GET
+        tournaments = Paginator(career.tournaments, CAREER_PER_PAGE).get_page(
+            query.get("tournaments")
+        )
+        series = Paginator(career.series[::-1], CAREER_PER_PAGE).get_page(query.get("series"))
+        context.update(
+            career=career,
+            stats=career.stats,
+            tournaments_page=tournaments,
+            series_page=series,
+            finals=[t for t in career.tournaments if t.place is not None],
+            chart=charts.form_chart(career.form),
+            form_window=FORM_WINDOW,
+            form_shown=charts.FORM_SHOWN,
         )
         context.update(rating_context(self.object))
+        return context
+
+
+def shown_player(request, pk) -> Player:
+    """The player of the address if the viewer may learn of them (`player_shown`), else
+    404."""
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    if not player_shown(request.user, player):
+        raise Http404
+    return player
+
+
+class HeadToHeadView(VersionedPageMixin, TemplateView):
+    """Two players at the same tables (`careers.selectors.head_to_head`): how often, who
+    had more list points, and each of those tables."""
+
+    template_name = "tournaments/head_to_head.html"
+
+    def page_state(self) -> State:
+        if self.kwargs["pk"] == self.kwargs["other"]:
+            raise Http404
+        return head_to_head_state(self.kwargs["pk"], self.kwargs["other"])
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        player = shown_player(self.request, self.kwargs["pk"])
+        other = shown_player(self.request, self.kwargs["other"])
+        context["h2h"] = head_to_head(player, other, viewer=self.request.user)
+        return context
+
+
+class PlayerSearchView(TemplateView):
+    """Find another player by name, for head to head with the player of the address:
+    players seated in a tournament the viewer may see."""
+
+    template_name = "tournaments/player_search.html"
+    limit = 20
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        player = shown_player(self.request, self.kwargs["pk"])
+        query = self.request.GET.get("q", "").strip()[:120]
+        found = []
+        if query and "\x00" not in query:
+            visible = permissions.visible_tournaments(self.request.user).values("pk")
+            found = list(
+                Player.objects.filter(
+                    name__icontains=query,
+                    pk__in=Seat.objects.filter(series__tournament__in=visible).values("player_id"),
+                )
+                .exclude(pk=player.pk)
+                .select_related("club")
+                .order_by("name", "pk")[: self.limit]
+            )
+        context.update(player=player, query=query, found=found)
         return context
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from django.db import connection
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils.translation import ngettext
 
 from tournaments import permissions
@@ -597,13 +597,16 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
     history.sort(key=lambda h: (h.tournament.date, h.tournament.pk, h.line.series_number))
     # Like the standings, a disputed row (double entry) counts nowhere until it is settled.
     disputed = disputed_games(seats.values("table_id"))
-    # The games the player declared, by (table, declarer) through its index: a join from
-    # the games to the seats would make the plan depend on the number of games stored.
-    own = Q(pk__in=[])
-    for table_id, number in seats.values_list("table_id", "number"):
-        own |= Q(table_id=table_id, declarer=number)
+    # The games the player declared: each seat's games at its table as its declarer. An
+    # EXISTS on the player's seats, which PostgreSQL plans as a loop over those seats with
+    # the games' table index: an OR of one (table, declarer) term per seat took 6.4 s for
+    # 1,500 seats among 1.2 million games (bench/career.py), this 0.1 s.
     own_games = (
-        Game.objects.filter(own)
+        Game.objects.filter(
+            # The tables' games first (SQLite evaluates the EXISTS per game it reads).
+            Exists(seats.filter(table_id=OuterRef("table_id"), number=OuterRef("declarer"))),
+            table_id__in=seats.values("table_id"),
+        )
         .exclude(game__in=[GameType.PASSED, GameType.RAMSCH])
         .exclude(pk__in=[pk for pks in disputed.values() for pk in pks])
     )

@@ -12,7 +12,16 @@ from functools import lru_cache
 
 from django.db import connection
 
-from tournaments.models import Club, Player, Registration, RosterEntry, Seat, Table, Team
+from tournaments.models import (
+    Club,
+    Player,
+    Registration,
+    RosterEntry,
+    Seat,
+    Series,
+    Table,
+    Team,
+)
 
 # What the tournament's standings read of each seat (its stored totals, `sheets.totals`).
 SEAT_TOTALS = (
@@ -76,6 +85,19 @@ def seats_sql(series: int, category: bool) -> str:
     return (
         f"SELECT {columns} FROM {Seat._meta.db_table} s{join}"
         f" WHERE s.series_id IN {marks(series)}" + (" AND p.category = %s" if category else "")
+    )
+
+
+@lru_cache(maxsize=64)
+def totals_sql(tournaments: int) -> str:
+    """(tournament id, player id, list points, won, lost) summed over every seat of the
+    `tournaments` (ids): what their standings rank (a player's career places, read for all
+    of their tournaments at once)."""
+    return (
+        "SELECT sr.tournament_id, s.player_id, SUM(s.list_points), SUM(s.won), SUM(s.lost)"
+        f" FROM {Seat._meta.db_table} s INNER JOIN {Series._meta.db_table} sr"
+        f" ON sr.id = s.series_id WHERE sr.tournament_id IN {marks(tournaments)}"
+        " GROUP BY sr.tournament_id, s.player_id"
     )
 
 

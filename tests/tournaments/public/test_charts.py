@@ -56,3 +56,27 @@ def test_a_phone_shows_fewer_x_labels_than_a_wide_screen():
     on_phone = [t for t in labels if t.get("class") != "wide-only"]
     assert 0 < len(on_phone) < len(labels) <= 12
     assert labels[0] in on_phone  # the first label always shows
+
+
+def test_the_form_chart_draws_the_moving_average_it_is_given():
+    import datetime
+    from types import SimpleNamespace
+
+    from tournaments.public.charts import FORM_SHOWN, form_chart
+
+    day = SimpleNamespace(date=datetime.date(2026, 11, 21))
+    points = [
+        SimpleNamespace(tournament=day, series_number=n, scaled=100.0 * n, moving=50.0)
+        for n in range(1, FORM_SHOWN + 6)
+    ]
+    svg = ET.fromstring(form_chart(points))
+    bars = svg.findall(f"{SVG}rect")
+    assert len(bars) == FORM_SHOWN  # the last ones only
+    assert (
+        bars[-1].find(f"{SVG}title").text
+        == f"11/21/2026 S{FORM_SHOWN + 5}: {100 * (FORM_SHOWN + 5)}"
+    )
+    # The line is the moving average: flat at 50 for every bar.
+    ys = {pair.split(",")[1] for pair in svg.find(f"{SVG}polyline").get("points").split()}
+    assert len(ys) == 1
+    assert form_chart([]) == ""
