@@ -5,7 +5,7 @@ batch `skat-publish/1` live in `static/schemas/` (kept in the repository, writte
 from `../shared/rules/interchange.md` and the publishing protocol). Each names itself by
 its `$id` (`urn:skat-scores:schema:<name>`), and the season document and the batch refer
 to the tournament schema by that `$id`, so a validator loads the three together.
-`interchange.validation` validates documents against them; `document_schema_view` serves
+`api.validation` validates documents against them; `document_schema_view` serves
 them at `/api/schemas/<name>.json` for other software.
 
 Caching: a file changes only with a new release, so the answer carries an ETag (a hash of

@@ -1,5 +1,5 @@
 """`manage.py validate FILE [--schema tournament|season|publish]`: a document against its
-JSON Schema (`interchange.validation`).
+JSON Schema (`api.validation`).
 
 Prints each problem as `LOCATION: message`, the location a JSON pointer into the document
 (`/series/0/tables/2/games/13/card_points`), and ends with exit status 1; a valid
@@ -15,7 +15,7 @@ import sys
 from django.core import checks
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
-from tournaments.interchange.validation import (
+from tournaments.api.validation import (
     KINDS,
     UnknownFormat,
     document_problems,
