@@ -30,10 +30,10 @@ from tests.tournaments.interchange.documents import (
 from tests.tournaments.interchange.test_import_fuzz import by_shape, mutated, mutations
 from tests.tournaments.leagues.helpers import play_series
 from tournaments.api.document_schemas import NAMES, SCHEMA_DIR
+from tournaments.api.validation import document_problems, schema
 from tournaments.demo import demo_create, fill_table, generate_tournament
 from tournaments.draw.services import series_draw
 from tournaments.interchange import InterchangeError, export_document, import_document
-from tournaments.api.validation import document_problems, schema
 from tournaments.leagues.interchange import export_season
 from tournaments.leagues.services import match_day_confirm
 from tournaments.log.models import ActionLog
