@@ -34,7 +34,7 @@ from tournaments.api.validation import document_problems, schema
 from tournaments.demo import demo_create, fill_table, generate_tournament
 from tournaments.draw.services import series_draw
 from tournaments.interchange import InterchangeError, export_document, import_document
-from tournaments.leagues.interchange import export_season
+from tournaments.leagues.interchange import SeasonDocumentError, export_season, import_season
 from tournaments.leagues.services import match_day_confirm
 from tournaments.log.models import ActionLog
 from tournaments.models import (
@@ -44,6 +44,7 @@ from tournaments.models import (
     PenaltyChange,
     PenaltyLaw,
     Prize,
+    Season,
     Series,
     Tournament,
 )
@@ -292,14 +293,12 @@ def test_a_league_season_and_its_match_days_are_valid(match_day):
 
 
 def test_the_demo_data_exports_valid_documents():
-    made = demo_create()
-    tournaments = Tournament.objects.filter(club__in=[made["club"]]) | Tournament.objects.filter(
-        season__league__isnull=False
-    )
-    assert tournaments.count() >= 4
-    for tournament in tournaments.distinct():
-        assert problems_of(json.loads(json.dumps(export_document(tournament)))) == [], tournament
-    assert problems_of(json.loads(json.dumps(export_season(made["season"])))) == []
+    demo_create()
+    assert Tournament.objects.count() >= 4 and Season.objects.count() >= 2
+    for tournament in Tournament.objects.all():
+        assert problems_of(exported(tournament)) == [], tournament.slug
+    for season in Season.objects.all():
+        assert problems_of(json.loads(json.dumps(export_season(season)))) == [], season.slug
 
 
 def batch_of(doc, *, base=0, version=7, with_document=True):
@@ -466,6 +465,41 @@ def test_a_document_the_importer_takes_is_valid_under_the_schema(tournament_docu
                 import_document(copy.deepcopy(doc), replace=True)
                 taken = True
             except InterchangeError:
+                taken = False
+            transaction.set_rollback(True)
+        if taken:
+            assert problems_of(doc) == [], instructions
+
+    run()
+
+
+@pytest.fixture
+def season_document(match_day):
+    play_series(match_day)
+    match_day_confirm(tournament=match_day)
+    doc = export_season(match_day.season)
+    match_day.season.tournaments.all().delete()
+    match_day.season.delete()
+    return json.loads(json.dumps(doc))
+
+
+def test_a_season_the_importer_takes_is_valid_under_the_schema(season_document):
+    shapes = by_shape(season_document)
+
+    @settings(
+        max_examples=max(1, int(100 * SCALE)),
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(instructions=mutations(shapes))
+    def run(instructions):
+        doc = mutated(season_document, instructions)
+        with transaction.atomic():
+            try:
+                import_season(copy.deepcopy(doc))
+                taken = True
+            except SeasonDocumentError:
                 taken = False
             transaction.set_rollback(True)
         if taken:
