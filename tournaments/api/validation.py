@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
@@ -34,6 +35,33 @@ FORMATS = {
 }
 # The command's short names of the kinds.
 KINDS = {"tournament": "skat-tournament-1", "season": "skat-season-1", "publish": "skat-publish-1"}
+
+
+# The schemas' patterns that say more in words than in a regular expression.
+PATTERN_MESSAGES = {
+    "^[^\\u0000-\\u001F\\u007F-\\u009F]*$": _lazy(
+        "must not contain a control character (such as a line break)"
+    ),
+    "\\S": _lazy("must not be empty"),
+    "^[-a-zA-Z0-9_]+$": _lazy("may hold only letters, digits, - and _"),
+    "^-?[0-9]{1,6}\\.[0-9]{2}$": _lazy('must be an amount such as "5.00"'),
+    "^-?[0-9]{1,8}\\.[0-9]{2}$": _lazy('must be an amount such as "5.00"'),
+    "^-?[0-9]{1,3}\\.[0-9]{2}$": _lazy('must be an amount such as "5.00"'),
+    "^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$": _lazy(
+        "must be a UUID"
+    ),
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}$": _lazy("must be a date written YYYY-MM-DD"),
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?"
+    "(Z|[+-][0-9]{2}:[0-9]{2})$": _lazy("must be a time in ISO 8601 with its offset"),
+}
+
+# The formats said in the same words as their patterns (one line, not two, per problem).
+FORMAT_MESSAGES = {
+    "date": PATTERN_MESSAGES["^[0-9]{4}-[0-9]{2}-[0-9]{2}$"],
+    "uuid": PATTERN_MESSAGES[
+        "^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$"
+    ],
+}
 
 
 @dataclass(frozen=True)
@@ -104,11 +132,20 @@ def document_problems(doc, kind: str | None = None) -> list[Problem]:
     """Every place where `doc` breaks its schema, in document order (empty: valid)."""
     name = schema_of(doc, kind)
     problems = {
-        Problem(_pointer(leaf.absolute_path), leaf.message)
+        Problem(_pointer(leaf.absolute_path), _message(leaf))
         for error in validator(name).iter_errors(doc)
         for leaf in _leaves(error)
     }
     return sorted(problems, key=_document_order)
+
+
+def _message(error) -> str:
+    """The validator's message, or for a pattern or format above what it means."""
+    if error.validator == "pattern" and error.validator_value in PATTERN_MESSAGES:
+        return f"{error.instance!r} {PATTERN_MESSAGES[error.validator_value]}"
+    if error.validator == "format" and error.validator_value in FORMAT_MESSAGES:
+        return f"{error.instance!r} {FORMAT_MESSAGES[error.validator_value]}"
+    return error.message
 
 
 def _document_order(problem: Problem):

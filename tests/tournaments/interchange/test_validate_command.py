@@ -138,3 +138,34 @@ def test_the_exit_status_is_1_for_problems_and_0_when_valid(tmp_path):
     assert refused.returncode == 1
     assert refused.stdout == "/tournament/rules: 'skat' is not one of ['ispa', 'na']\n"
     assert "1 problem(s): not a valid skat-tournament/1 document" in refused.stderr
+
+
+def test_a_pattern_is_said_in_words(tmp_path):
+    doc = contract_example()
+    doc["players"][0]["name"] = " "
+    doc["players"][1]["club"] = "Alten\nburg"
+    doc["tournament"]["date"] = "21.11.2026"
+    out, error = run(write(tmp_path, doc))
+    assert error is not None
+    assert out.splitlines() == [
+        "/players/0/name: ' ' must not be empty",
+        "/players/1/club: 'Alten\\nburg' must not contain a control character "
+        "(such as a line break)",
+        "/tournament/date: '21.11.2026' must be a date written YYYY-MM-DD",
+    ]
+
+
+def test_every_pattern_said_in_words_is_one_of_the_schemas():
+    from tournaments.api.document_schemas import NAMES, SCHEMA_DIR
+    from tournaments.api.validation import PATTERN_MESSAGES
+
+    text = "".join((SCHEMA_DIR / f"{n}.schema.json").read_text(encoding="utf-8") for n in NAMES)
+    for pattern in PATTERN_MESSAGES:
+        assert f'"pattern": {json.dumps(pattern)}' in text, pattern
+
+
+def test_an_impossible_date_is_one_problem(tmp_path):
+    doc = contract_example()
+    doc["tournament"]["date"] = "2026-02-30"
+    out, _error = run(write(tmp_path, doc))
+    assert out == "/tournament/date: '2026-02-30' must be a date written YYYY-MM-DD\n"
