@@ -2,13 +2,17 @@
 arriving out of order and reopened sheets giving the numbers of a full recompute."""
 
 import datetime
+import io
 import random
 
 import pytest
+from django.core.management import call_command
 
 from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
 from tournaments.demo import random_game
 from tournaments.draw.services import series_draw
+from tournaments.interchange import import_document
+from tournaments.interchange.export import export_document
 from tournaments.models import Rating, RatingChange, Seat, Table
 from tournaments.ratings.method import START
 from tournaments.ratings.services import order_key, ratings_after_close, ratings_recompute
@@ -183,3 +187,33 @@ def test_the_update_after_a_close_takes_a_bounded_number_of_queries(
                 )
                 == 4
             )
+
+
+def test_an_imported_old_tournament_takes_its_place_in_the_order(club):
+    rng = random.Random(13)
+    players = [PlayerFactory(club=club) for _ in range(7)]
+    old = short_tournament(club, players, date=datetime.date(2025, 5, 1), slug="old")
+    new = short_tournament(club, players, date=datetime.date(2026, 2, 7), slug="new")
+    for table in draw_and_fill(old, rng, 2) + draw_and_fill(new, rng, 2):
+        table_close(table=table)
+    document = export_document(old)
+    before = snapshot()
+    # Replaced by itself: its tables are rated again before the later tournament's.
+    import_document(document, replace=True)
+    assert len(snapshot()[1]) == len(before[1])
+    replaced = snapshot()
+    ratings_recompute()
+    assert snapshot() == replaced
+    assert [c[1:] for c in replaced[1] if c[2] > "2026"] != []
+
+
+def test_recompute_scores_replays_the_ratings(club):
+    rng = random.Random(17)
+    players = [PlayerFactory(club=club) for _ in range(4)]
+    tournament = short_tournament(club, players, date=datetime.date(2026, 3, 1), slug="t1")
+    (table,) = draw_and_fill(tournament, rng, 1)
+    table_close(table=table)
+    expected = snapshot()
+    RatingChange.objects.all().delete()
+    call_command("recompute_scores", "t1", stdout=io.StringIO())
+    assert snapshot() == expected
