@@ -15,7 +15,12 @@ from tournaments.interchange import import_document
 from tournaments.interchange.export import export_document
 from tournaments.models import Rating, RatingChange, Seat, Table
 from tournaments.ratings.method import START
-from tournaments.ratings.services import order_key, ratings_after_close, ratings_recompute
+from tournaments.ratings.services import (
+    order_key,
+    ratings_after_close,
+    ratings_recompute,
+    ratings_recompute_for,
+)
 from tournaments.registry.services import tournament_update
 from tournaments.sheets.services import game_record, table_close, table_reopen
 
@@ -217,3 +222,22 @@ def test_recompute_scores_replays_the_ratings(club):
     RatingChange.objects.all().delete()
     call_command("recompute_scores", "t1", stdout=io.StringIO())
     assert snapshot() == expected
+
+
+def test_a_merged_players_ratings_replay_from_their_first_result(club):
+    rng = random.Random(23)
+    players = [PlayerFactory(club=club) for _ in range(8)]
+    kept, twin = players[0], PlayerFactory(club=club)
+    one = short_tournament(club, players, date=datetime.date(2026, 1, 10), slug="one")
+    two = short_tournament(club, [twin, *players[1:]], date=datetime.date(2026, 2, 7), slug="two")
+    for table in draw_and_fill(one, rng, 2) + draw_and_fill(two, rng, 2):
+        table_close(table=table)
+    # The merge (another service) moves the twin's seats to the player kept.
+    Seat.objects.filter(player=twin).update(player=kept)
+    RatingChange.objects.filter(player=twin).delete()
+    Rating.objects.filter(player=twin).delete()
+    assert ratings_recompute_for(kept) == 8
+    merged = snapshot()
+    assert Rating.objects.get(player=kept).series == 4
+    ratings_recompute()
+    assert snapshot() == merged
