@@ -10,6 +10,9 @@ closed table with two seats or more and at least one game; its seats' list point
 Who calls what, each inside the caller's transaction:
 - `ratings_after_close(table)` when a sheet is closed (`sheets.services.table_close`): one
   step when the table is the latest result of each of its players, else a replay from it;
+- `ratings_after_totals(table)` when a closed sheet's totals are written again
+  (`sheets.writing.sheet_write`: a dispute settled after the close): a replay from it if
+  its finishing order changed;
 - `ratings_after_reopen(table)` when a sheet is reopened: its steps go, the later ones
   are replayed;
 - `ratings_replay(since=...)` when results from a point in the order on change in bulk
@@ -256,16 +259,37 @@ def ratings_after_close(table: Table) -> int:
     if not rated:  # no game, or fewer than two seats: not rated
         return 0
     (rated_table,) = rated
+    # Locked first: a table of the same players closed at the same time waits for this one.
+    ratings = Rating.objects.select_for_update().filter(player_id__in=rated_table.players)
+    states = {
+        rating.player_id: State(Skill(rating.mu, rating.sigma), rating.series)
+        for rating in ratings
+    }
     later = RatingChange.objects.filter(player_id__in=rated_table.players, order__gte=key)
     if later.exists():
         ratings_replay(since=key)
         return len(rated_table.players)
-    states = {
-        rating.player_id: State(Skill(rating.mu, rating.sigma), rating.series)
-        for rating in Rating.objects.filter(player_id__in=rated_table.players)
-    }
     _write(_rate(rated, states), states)
     return len(rated_table.players)
+
+
+def ratings_after_totals(table: Table):
+    """A closed table's seat totals were written again (a dispute settled, a provisional
+    game confirmed after the close; `sheets.writing.sheet_write`): replayed from it only
+    if its finishing order changed, since the update reads the places alone."""
+    if not table.closed:
+        return
+    stored = dict(RatingChange.objects.filter(table=table).values_list("player_id", "place"))
+    rated = _rated_tables(table_ids=[table.pk])
+    now = {}
+    if rated:
+        now = dict(zip(rated[0].players, places(rated[0].list_points), strict=True))
+    if now == stored:
+        return
+    if now:
+        ratings_after_close(table)
+    else:
+        ratings_replay(since=_table_key(table))
 
 
 def ratings_after_reopen(table: Table):

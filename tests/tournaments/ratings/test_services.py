@@ -13,7 +13,7 @@ from tournaments.demo import random_game
 from tournaments.draw.services import series_draw
 from tournaments.interchange import import_document
 from tournaments.interchange.export import export_document
-from tournaments.models import Rating, RatingChange, Seat, Table
+from tournaments.models import Game, Rating, RatingChange, Seat, Table
 from tournaments.ratings.method import START
 from tournaments.ratings.services import (
     order_key,
@@ -23,6 +23,7 @@ from tournaments.ratings.services import (
 )
 from tournaments.registry.services import tournament_update
 from tournaments.sheets.services import game_record, table_close, table_reopen
+from tournaments.sheets.writing import sheet_write
 
 GRAND = {"game": "grand", "matadors": 2, "card_points": 78}
 
@@ -241,3 +242,27 @@ def test_a_merged_players_ratings_replay_from_their_first_result(club):
     assert Rating.objects.get(player=kept).series == 4
     ratings_recompute()
     assert snapshot() == merged
+
+
+def test_a_closed_sheets_new_order_is_replayed_when_its_totals_are_written(club, four):
+    tournament = short_tournament(club, four, date=datetime.date(2026, 3, 1), slug="t1")
+    first, second = (series_draw(tournament=tournament, seed=seed).tables.get() for seed in (5, 6))
+    for table in (first, second):
+        game_record(table=table, data={"declarer": 2, **GRAND})
+        table_close(table=table)
+    before = snapshot()
+    # As a dispute settled after the close would: the game moves to seat 3 (the stored
+    # values stay), and the sheet's totals are written again.
+    Game.objects.filter(table=first).update(declarer=3)
+    with sheet_write(first):
+        pass
+    seat_3 = Seat.objects.get(table=first, number=3).player_id
+    assert RatingChange.objects.get(table=first, player_id=seat_3).place == 1
+    replayed = snapshot()
+    assert replayed != before
+    ratings_recompute()
+    assert snapshot() == replayed
+    # Written again without a change of order: nothing to replay.
+    with sheet_write(first):
+        pass
+    assert snapshot() == replayed
