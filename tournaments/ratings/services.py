@@ -17,8 +17,9 @@ Who calls what, each inside the caller's transaction:
   are replayed;
 - `ratings_replay(since=...)` when results from a point in the order on change in bulk
   (an import, a tournament's date or scoring changed, `recompute_scores`);
-- `ratings_recompute()` from nothing (`manage.py ratings --recompute`, after players are
-  merged).
+- `ratings_recompute_for(player)` after another player's results were moved to `player`
+  (players merged): a replay from the player's first result;
+- `ratings_recompute()` from nothing (`manage.py ratings --recompute`).
 
 A replay recomputes every rated table at or after the point in order, starting each
 player from their last step before it: the same arithmetic in the same order as a full
