@@ -181,7 +181,12 @@ def quality(*, players: int, series: int, unseen: int, seed: int):
     print(f"      rating {hits['rating'] / unseen:.1%}")
     print(f"      list-point average {hits['average'] / unseen:.1%}")
     print(f"      (chance at random about {sum(1 / n for n in (3, 4)) / 2:.1%})")
-    return hits
+    return {
+        "spearman_rating": spearman(mu, strength),
+        "spearman_average": spearman(average, strength),
+        "hits_rating": hits["rating"],
+        "hits_average": hits["average"],
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -341,6 +346,7 @@ def speed(*, tables: int, updates: int, repeat: int, seed: int):
         f"    a table in the middle of the order reopened and closed again (two replays of"
         f" about {tables // 2} tables): {replay:.2f} s"
     )
+    return {"tables": rated, "players": players, "updates": len(times)}
 
 
 def _club_path(model) -> str:
