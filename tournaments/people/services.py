@@ -33,6 +33,7 @@ from tournaments.models import (
 )
 from tournaments.people.selectors import merge_marks, merge_preview, undo_blockers
 from tournaments.permissions import acting_user
+from tournaments.ratings.services import ratings_recompute_for
 from tournaments.registry.selectors import federation_number_taken
 from tournaments.versions import version_bump
 
@@ -104,11 +105,9 @@ def _tournaments_of(player_id: int) -> set[int]:
 
 
 def _ratings_recompute(player: Player) -> None:
-    """RATINGS RECOMPUTE CALL SITE: a merge (or its undo) changes which results are whose,
-    so the player's ratings must be recomputed from all their results. The rating services
-    (`tournaments.ratings.services`) are written in another branch; call their recompute
-    for `player` here once they exist. Until then the rows of the absorbed record are
-    deleted and the kept player's stay as they were."""
+    """A merge (or its undo) changes which results are whose: the player's ratings, and
+    with them every later one, are replayed from the player's first rated table."""
+    ratings_recompute_for(player)
 
 
 def player_merge(

@@ -45,6 +45,7 @@ from tournaments.models import (
     has_control_characters,
 )
 from tournaments.phrases import phrase
+from tournaments.ratings.services import date_key, ratings_replay
 from tournaments.registry.matching import person_key
 from tournaments.registry.selectors import (
     check_importable,
@@ -409,6 +410,10 @@ def tournament_update(*, tournament: Tournament, user=None, **fields) -> Tournam
         if changes_scoring or tournament.double_entry != double_before:
             # Double entry decides which rows count (disputed ones do not).
             seat_totals_rebuild(tournament=tournament)
+            ratings_replay(since=date_key(tournament.date))
+        if "date" in changed:
+            # The results move in the ratings' order: replay from the earlier date.
+            ratings_replay(since=date_key(min(changed["date"])))
         version_bump(tournament_id=tournament.pk)
         if tournament.double_entry and not double_before:
             # Turned on after a draw: the second keepers' links of the series still in play.
