@@ -17,13 +17,19 @@ league's directors their league's match days, drafts included; a venue's secreta
 match day of their venue. A season is seen where one of its match days is, or by who runs
 it (`visible_seasons`).
 
+A player not listed publicly (`Player.listed` off) has no public page
+(`can_see_player_page`: those who manage the player still see it), is never linked from a
+public output, and is shown by initials in public rating lists always and in the public
+standings of a club's tournaments where the club chooses it (`names_by_initials`, the name
+itself `formats.public_name`).
+
 A write records who made it (`acting_user`): the signed-in user, or nobody for a phone's
 table link.
 """
 
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Club, League, Season, Table, Team, Tournament, Venue
+from tournaments.models import Club, League, Player, Season, Table, Team, Tournament, Venue
 
 
 def can_manage_club(user, club: Club | None) -> bool:
@@ -32,6 +38,39 @@ def can_manage_club(user, club: Club | None) -> bool:
     if user.is_superuser:
         return True
     return club.secretaries.filter(pk=user.pk).exists()
+
+
+def can_manage_player(user, player: Player) -> bool:
+    """Edit a player's record: the secretaries of the player's home club."""
+    return can_manage_club(user, player.club)
+
+
+def can_see_player_page(user, player: Player) -> bool:
+    """The player's public page: anyone for a player listed publicly, else only those who
+    manage the player (`can_manage_player`)."""
+    return player.listed or can_manage_player(user, player)
+
+
+def player_linked(listed: bool) -> bool:
+    """Whether a public output links a player's name to their page: only when listed (a
+    page closed to the public is not offered, whoever reads a shared page)."""
+    return bool(listed)
+
+
+STANDINGS, RATINGS = "standings", "ratings"
+
+
+def names_by_initials(club: Club | None, *, output: str = STANDINGS) -> bool:
+    """Whether a public output shows players not listed publicly by their initials
+    (`formats.public_name`): a rating list (`RATINGS`) always; the standings (`STANDINGS`:
+    the pages, projector, API, downloads and season tables of a club's tournaments) where
+    the club chose it (`Club.initials_in_standings`), else by name, not linked. `club`:
+    the tournament's or the club season's; None (a league's season) by name."""
+    if output == RATINGS:
+        return True
+    if output != STANDINGS:
+        raise ValueError(f"unknown public output {output!r}")
+    return bool(club is not None and club.initials_in_standings)
 
 
 def can_direct_league(user, league: League | None) -> bool:

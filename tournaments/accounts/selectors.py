@@ -24,6 +24,9 @@ PEOPLE_KINDS = (
     Kind.ROLE_REVOKED,
     Kind.PASSWORD_LINK,
     Kind.PASSWORD_SET,
+    # A player's record (whether listed publicly, ...) and the club's own settings.
+    Kind.PLAYER_CHANGED,
+    Kind.CLUB_SETTINGS,
 )
 
 

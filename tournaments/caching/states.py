@@ -7,9 +7,10 @@ and whether the answer depends on who asks (drafts are or may be in it):
 - a tournament's: its id, version and when the version moved (`tournaments.versions`),
   and a digest of its own row, so that an edit of its settings shows even where a writer
   does not bump the version;
-- a player's: their own fields and club, their tournaments' names, dates, visibility and
-  layout, and each of their seats with its stored totals and its table's `sheet_version`
-  (a game at another table changes nothing of theirs);
+- a player's: their own fields (whether listed publicly too) and club, their
+  tournaments' names, dates, visibility and layout, and each of their seats with its
+  stored totals and its table's `sheet_version` (a game at another table changes
+  nothing of theirs);
 - a season's: every setting that changes its tables, each match day's version,
   publication, status and confirmation, its rosters and venues (confirming a day or
   changing a roster writes no version).
@@ -115,7 +116,7 @@ def _player_sql() -> tuple[str, str, str]:
 
     totals = ", ".join(f"s.{column(Seat, name)}" for name in TOTAL_FIELDS)
     own = (
-        "SELECT p.name, p.team, p.category, p.club_id, c.name"
+        "SELECT p.name, p.team, p.category, p.club_id, c.name, p.listed"
         f" FROM {table(Player)} p LEFT OUTER JOIN {table(Club)} c ON c.id = p.club_id"
         " WHERE p.id = %s"
     )

@@ -143,6 +143,7 @@ class PlayerRow:
     won: int
     lost: int
     days: dict[str, int] = field(default_factory=dict)  # tournament slug → list points
+    listed: bool = True  # `Player.listed` (a closed season's archive: as when it closed)
 
     @property
     def series(self) -> str:
@@ -261,6 +262,7 @@ def _copy_empty(row: StandingRow) -> StandingRow:
         club=row.club,
         team=row.team,
         category=row.category,
+        player_listed=row.player_listed,
     )
 
 
@@ -387,6 +389,7 @@ def _season_tables(
                     rank=None,
                     player_id=standing.player_id,
                     name=standing.player_name,
+                    listed=standing.player_listed,
                     club=standing.club,
                     team=standing.team,
                     category=standing.category,

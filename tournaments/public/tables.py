@@ -20,7 +20,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import A, signature
 
-from tournaments.formats import bdi
+from tournaments.formats import bdi, public_name
+from tournaments.permissions import player_linked
 from tournaments.standings.selectors import CLOSED_SHORT_MARK, closed_short_notes
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -107,7 +108,14 @@ class QuickBodyMixin:
         context = Context(autoescape=True)
         attrs = self._column_attrs()
         tds = [f"<td {attrs[bound.name]['td'].as_html()}>" for bound, *_ in plan]
-        kind = (type(self), *tds, get_language(), get_script_prefix())
+        # `initials`: a table showing players not listed publicly by initials.
+        kind = (
+            type(self),
+            *tds,
+            get_language(),
+            get_script_prefix(),
+            getattr(self, "initials", None),
+        )
         grouping = settings.USE_THOUSAND_SEPARATOR
         lines = []
         for row in self.paginated_rows:
@@ -343,12 +351,23 @@ def _player_url_parts(_language, _prefix) -> tuple[str, str]:
     return escape(before), escape(after)
 
 
-def _player_link(record, url_parts: tuple[str, str] | None = None):
-    """`<a href="/players/ID/">name</a>`, as format_html makes it (every part escaped).
-    `url_parts`: `_player_url_parts` of the request's language and prefix, if known."""
+def _player_link(record, url_parts: tuple[str, str] | None = None, *, initials: bool = False):
+    """`<a href="/players/ID/">name</a>`, as format_html makes it (every part escaped); a
+    player not listed publicly by their public name (`initials`: by initials) and without
+    a link, their page being closed to the public. `url_parts`: `_player_url_parts` of the
+    request's language and prefix, if known."""
+    listed = getattr(record, "player_listed", True)
+    name = bdi(public_name(record.player_name, listed=listed, initials=initials))
+    if not player_linked(listed):
+        return SafeString(name)
     before, after = url_parts or _player_url_parts(get_language(), get_script_prefix())
-    return SafeString(
-        f'<a href="{before}{escape(str(record.player_id))}{after}">{bdi(record.player_name)}</a>'
+    return SafeString(f'<a href="{before}{escape(str(record.player_id))}{after}">{name}</a>')
+
+
+def shown_player_name(record, *, initials: bool) -> str:
+    """A standings row's player as a public table shows and sorts it (`public_name`)."""
+    return public_name(
+        record.player_name, listed=getattr(record, "player_listed", True), initials=initials
     )
 
 
@@ -382,8 +401,11 @@ class StandingsTable(QuickBodyMixin, tables.Table):
         list_scoring=True,
         exclude=(),
         in_play=False,
+        initials=False,
         **kwargs,
     ):
+        # Players not listed publicly by initials (`permissions.names_by_initials`).
+        self.initials = initials
         extra = [
             (
                 f"series_{n}",
@@ -436,7 +458,15 @@ class StandingsTable(QuickBodyMixin, tables.Table):
         return value
 
     def render_player_name(self, record):
-        return _player_link(record, self._player_url)
+        return _player_link(record, self._player_url, initials=self.initials)
+
+    def order_player_name(self, rows, is_descending):
+        # By the name shown: a hidden surname must not show through the order.
+        return sorted(
+            rows,
+            key=lambda r: shown_player_name(r, initials=self.initials).casefold(),
+            reverse=is_descending,
+        ), True
 
     @cached_property
     def _player_url(self) -> tuple[str, str]:
@@ -444,7 +474,7 @@ class StandingsTable(QuickBodyMixin, tables.Table):
         return _player_url_parts(get_language(), get_script_prefix())
 
     def value_player_name(self, record):
-        return record.player_name
+        return shown_player_name(record, initials=self.initials)
 
 
 class TeamStandingsTable(tables.Table):
@@ -459,10 +489,22 @@ class TeamStandingsTable(tables.Table):
         orderable = True
         empty_text = _("No teams.")
 
+    def __init__(self, data, *, initials=False, **kwargs):
+        self.initials = initials  # `permissions.names_by_initials`
+        super().__init__(data, **kwargs)
+
     def render_members(self, record):
         return format_html_join(
-            ", ", "{} ({})", ((bdi(m.player_name), m.list_points) for m in record.members)
+            ", ",
+            "{} ({})",
+            (
+                (bdi(shown_player_name(m, initials=self.initials)), m.list_points)
+                for m in record.members
+            ),
         )
 
     def value_members(self, record):
-        return ", ".join(f"{m.player_name} ({m.list_points})" for m in record.members)
+        return ", ".join(
+            f"{shown_player_name(m, initials=self.initials)} ({m.list_points})"
+            for m in record.members
+        )

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.alphabetical_fields import list_alphabetically
 from tournaments.choices import RAMSCH_RULE_SETS, ramsch_rule_refusal
 from tournaments.fields import NameChoiceField, NamesChoiceField
-from tournaments.models import Category, Player, Season, Tournament
+from tournaments.models import Category, Club, Player, Season, Tournament
 
 
 class RulesSelect(forms.Select):
@@ -157,7 +157,15 @@ class SeasonForm(forms.ModelForm):
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["name", "team", "category", "federation_number"]
+        fields = ["name", "team", "category", "federation_number", "listed"]
+
+
+class ClubSettingsForm(forms.ModelForm):
+    """A club's own settings, edited by its secretaries."""
+
+    class Meta:
+        model = Club
+        fields = ["initials_in_standings"]
 
 
 class QuickAddPlayerForm(forms.Form):

@@ -108,6 +108,7 @@ def player_create(
     team: str = "",
     category: str = "",
     federation_number: str = "",
+    listed: bool = True,
     user=None,
     key: str | None = None,
 ) -> Player:
@@ -124,6 +125,7 @@ def player_create(
                 team=team.strip(),
                 category=category,
                 federation_number=federation_number.strip(),
+                listed=bool(listed),
             )
         )
         try:
@@ -190,13 +192,21 @@ def memberships_create(players: Sequence[Player]) -> None:
     )
 
 
-def player_update(*, player: Player, **fields) -> Player:
-    allowed = {"name", "team", "category", "federation_number"}
+PLAYER_TEXTS = ("name", "team", "category", "federation_number")
+
+
+def player_update(*, player: Player, user=None, **fields) -> Player:
+    """Change a player's record; the changed fields are logged with their old and new
+    values (a form sent twice changes nothing the second time, and logs nothing). Whether
+    the player is listed publicly (`listed`) changes every public output of their
+    tournaments: their versions move, so no cached answer shows the old name."""
+    allowed = {*PLAYER_TEXTS, "listed"}
     unknown = set(fields) - allowed
     if unknown:
         raise TypeError(f"player_update got unknown fields {unknown}")
     for key, value in fields.items():
-        check_text(value, field=key)
+        if key in PLAYER_TEXTS:
+            check_text(value, field=key)
     with transaction.atomic():
         played = list(
             Tournament.objects.filter(
@@ -213,10 +223,27 @@ def player_update(*, player: Player, **fields) -> Player:
             for tournament_id in played:
                 check_not_finished(tournament_id)
         for key, value in fields.items():
-            setattr(player, key, " ".join(value.split()) if key == "name" else value.strip())
+            if key == "listed":
+                player.listed = bool(value)
+            else:
+                setattr(player, key, " ".join(value.split()) if key == "name" else value.strip())
         validated(player)
+        changes = {
+            key: [getattr(stored, key), getattr(player, key)]
+            for key in fields
+            if getattr(stored, key) != getattr(player, key)
+        }
         player.save()
-        # The player's name, team and category show on every tournament they play in.
+        if changes:
+            action_record(
+                tournament=None,
+                club=stored.club,
+                kind=Kind.PLAYER_CHANGED,
+                user=user,
+                details={"name": player.name, "changes": changes},
+            )
+        # The player's name, team, category and whether listed show on every tournament
+        # they play in.
         for tournament_id in played:
             version_bump(tournament_id=tournament_id)
     return player
