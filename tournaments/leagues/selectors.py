@@ -35,6 +35,7 @@ from fractions import Fraction
 
 from tournaments import permissions
 from tournaments.collation import alpha_key
+from tournaments.formats import public_name
 from tournaments.leagues.sql import (
     SERIES_FIGURES,
     best_series,
@@ -144,6 +145,12 @@ class PlayerRow:
     lost: int
     days: dict[str, int] = field(default_factory=dict)  # tournament slug → list points
     listed: bool = True  # `Player.listed` (a closed season's archive: as when it closed)
+
+    @property
+    def name_by_initials(self) -> str:
+        """The name a public output that shows initials shows (`formats.public_name`),
+        by which such a table sorts its names."""
+        return public_name(self.name, listed=self.listed, initials=True)
 
     @property
     def series(self) -> str:

@@ -87,6 +87,19 @@ class SeasonPlayerTable(tables.Table):
         # Players not listed publicly by initials (`permissions.names_by_initials`).
         self.initials = initials
         extra = _day_columns(match_days, lambda day: f"days__{day.slug}")
+        if initials:
+            # Sorted by the name shown: a hidden surname must not show through the order.
+            column = type(self).base_columns["name"]
+            extra.append(
+                (
+                    "name",
+                    tables.Column(
+                        verbose_name=column.verbose_name,
+                        attrs=column.attrs,
+                        order_by=("name_by_initials",),
+                    ),
+                )
+            )
         sequence = ["rank", "name", "team", *(n for n, _c in extra)]
         sequence += ["series", "won", "lost", "list_points"]
         super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
@@ -107,11 +120,6 @@ class SeasonPlayerTable(tables.Table):
 
     def value_name(self, record):
         return self.shown_name(record)
-
-    def order_name(self, rows, is_descending):
-        # By the name shown: a hidden surname must not show through the order.
-        key = lambda r: self.shown_name(r).casefold()  # noqa: E731
-        return sorted(rows, key=key, reverse=is_descending), True
 
     def order_rank(self, rows, is_descending):
         # The unranked (None) stay below the ranked, either way.

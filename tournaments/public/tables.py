@@ -371,6 +371,14 @@ def shown_player_name(record, *, initials: bool) -> str:
     )
 
 
+def by_initials(column: tables.Column) -> tables.Column:
+    """A copy of a name column that sorts by the name shown where players not listed
+    publicly show by initials (the rows' `name_by_initials`)."""
+    return tables.Column(
+        verbose_name=column.verbose_name, attrs=column.attrs, order_by=("name_by_initials",)
+    )
+
+
 class StandingsTable(QuickBodyMixin, tables.Table):
     """Tournament or series standings: rank, player, one column per series, totals."""
 
@@ -418,6 +426,9 @@ class StandingsTable(QuickBodyMixin, tables.Table):
             )
             for n in series_numbers
         ]
+        if initials:
+            # Sorted by the name shown: a hidden surname must not show through the order.
+            extra.append(("player_name", by_initials(type(self).base_columns["player_name"])))
         sequence = [
             "rank",
             "player_name",
@@ -459,14 +470,6 @@ class StandingsTable(QuickBodyMixin, tables.Table):
 
     def render_player_name(self, record):
         return _player_link(record, self._player_url, initials=self.initials)
-
-    def order_player_name(self, rows, is_descending):
-        # By the name shown: a hidden surname must not show through the order.
-        return sorted(
-            rows,
-            key=lambda r: shown_player_name(r, initials=self.initials).casefold(),
-            reverse=is_descending,
-        ), True
 
     @cached_property
     def _player_url(self) -> tuple[str, str]:

@@ -108,6 +108,12 @@ class StandingRow:
         (`CLOSED_SHORT_MARK`) and gives the reasons (`closed_short_notes`)."""
         return [result for result in self.series.values() if result.closed_short]
 
+    @property
+    def name_by_initials(self) -> str:
+        """The name a public output that shows initials shows (`formats.public_name`),
+        by which such a table sorts its names."""
+        return public_name(self.player_name, listed=self.player_listed, initials=True)
+
     def rank_key(self):
         """The tie-break keys (`TIE_BREAK` without the name): equal keys share a rank."""
         lot = self.lot if self.lot is not None else NO_LOT
