@@ -513,6 +513,9 @@ def tables_json(tables: SeasonTables) -> dict:
                 "won": row.won,
                 "lost": row.lost,
                 "days": row.days,
+                # Only for a player not listed publicly (`Player.listed`): the archive of a
+                # closed season keeps the flag as it was then.
+                **({} if row.listed else {"listed": False}),
             }
             for row in tables.players
         ],
@@ -575,6 +578,7 @@ def tables_from_json(season: Season, data: dict, *, category: str | None = None)
             won=row["won"],
             lost=row["lost"],
             days=row["days"],
+            listed=row.get("listed", True),
         )
         for row in data["players"]
         if not category or row["category"] == category

@@ -171,3 +171,19 @@ def test_manage_pages_keep_the_full_name(name, as_user, hidden, table):
         kwargs.update(series=1, table=1)
     text = as_user("secretary").get(reverse(name, kwargs=kwargs)).content.decode()
     assert NAME in text
+
+
+def test_a_closed_seasons_archive_keeps_the_player_unlisted(client, hidden, table, club):
+    from tournaments.leagues.services import season_close
+    from tournaments.models import Season
+    from tournaments.registry.services import season_create, tournament_update
+    from tournaments.sheets.services import table_close
+
+    season = season_create(club=club, name="Jahreswertung 2026")
+    tournament_update(tournament=table.series.tournament, season=season)
+    table_close(table=table)
+    initials_chosen(club)
+    season_close(season=Season.objects.get(pk=season.pk))
+    assert Season.objects.get(pk=season.pk).is_closed
+    text = client.get(reverse("season_detail", kwargs={"season": season.slug})).content.decode()
+    assert INITIALS in text and SURNAME not in text
