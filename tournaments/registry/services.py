@@ -160,6 +160,7 @@ def players_create(entries: Sequence[dict]) -> list[Player]:
             team=team.strip(),
             category=entry.get("category", ""),
             federation_number=number.strip(),
+            listed=entry.get("listed", True),
         )
         # The unique federation number per club is checked below for all at once.
         # The club is a saved row (no query each); the federation number below.
