@@ -40,6 +40,7 @@ def manage_pages(site) -> list[str]:
         en("manage:dashboard"),
         en("manage:club_players", club=club.pk),
         en("manage:player_edit", club=club.pk, pk=player.pk),
+        en("manage:club_settings", club=club.pk),
         en("manage:season_new", club=club.pk),
         en("manage:tournament_new", club=club.pk),
         en("manage:sheet", **sheet),

@@ -184,7 +184,10 @@ class ClubSettingsView(ClubMixin, FormView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["title"] = _("Settings of %(club)s") % {"club": isolated(self.club.name)}
+        # The name isolated: plain in the <title>, a <bdi> in the heading.
+        text = _("Settings of %(name)s")
+        context["title"] = text % {"name": isolated(self.club.name)}
+        context["heading"] = mark_safe(escape(text) % {"name": bdi(self.club.name)})
         return context
 
     def form_valid(self, form):
