@@ -65,12 +65,22 @@ def names_by_initials(club: Club | None, *, output: str = STANDINGS) -> bool:
     (`formats.public_name`): a rating list (`RATINGS`) always; the standings (`STANDINGS`:
     the pages, projector, API, downloads and season tables of a club's tournaments) where
     the club chose it (`Club.initials_in_standings`), else by name, not linked. `club`:
-    the tournament's or the club season's; None (a league's season) by name."""
+    the tournament's (`tournament_names_by_initials`) or the club season's; None (a
+    league's season) by name."""
     if output == RATINGS:
         return True
     if output != STANDINGS:
         raise ValueError(f"unknown public output {output!r}")
     return bool(club is not None and club.initials_in_standings)
+
+
+def tournament_names_by_initials(tournament: Tournament) -> bool:
+    """`names_by_initials` of a tournament's public standings: its club's choice, but for
+    a league's match day, which belongs to the league (not to the club that hosts it) and
+    shows names as the league's season does."""
+    if tournament.season_id is not None and tournament.season.league_id is not None:
+        return False
+    return names_by_initials(tournament.club)
 
 
 def can_direct_league(user, league: League | None) -> bool:

@@ -159,7 +159,7 @@ def _standing_out_by_initials(row) -> dict:
 def _standing_layout(tournament):
     """The API's layout of a standings row in `tournament` (`permissions.names_by_initials`):
     a function of its own per choice, since `rows_json` keeps each row's text per layout."""
-    if permissions.names_by_initials(tournament.club):
+    if permissions.tournament_names_by_initials(tournament):
         return _standing_out_by_initials
     return _standing_out
 
@@ -319,7 +319,7 @@ def tournament_standings_view(request, slug: str, category: str | None = None):
 @decorate_view(conditional(_tournament_state))
 def team_standings_view(request, slug: str):
     tournament = _tournament(request, slug)
-    initials = permissions.names_by_initials(tournament.club)
+    initials = permissions.tournament_names_by_initials(tournament)
     return [
         {
             **{
@@ -390,7 +390,7 @@ def live_feed(
 def series_detail(request, slug: str, number: int = Path(..., ge=0, le=SMALLINT)):
     tournament = _tournament(request, slug)
     series = _series(tournament, number)
-    initials = permissions.names_by_initials(tournament.club)
+    initials = permissions.tournament_names_by_initials(tournament)
     tables = series.tables.annotate(game_count=Count("games")).prefetch_related("seats__player")
     return {
         "number": series.number,
@@ -453,7 +453,7 @@ def table_detail(
     series.tournament = tournament
     found.series = series
     sheet = table_sheet(found, blank_rows=False)
-    initials = permissions.names_by_initials(tournament.club)
+    initials = permissions.tournament_names_by_initials(tournament)
     return {
         "series": series.number,
         "table": found.number,
@@ -654,6 +654,6 @@ def standings_json_view(request, tournament: str):
     """Exactly the rows of `manage.py standings SLUG --format json` (the same function)."""
     found = _tournament(request, tournament)
     text = standings_json_text(
-        standings_of(found), initials=permissions.names_by_initials(found.club)
+        standings_of(found), initials=permissions.tournament_names_by_initials(found)
     )
     return HttpResponse(text, content_type="application/json")

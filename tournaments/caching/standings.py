@@ -25,7 +25,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from tournaments.caching.advance import standings_advance, standings_progress
-from tournaments.permissions import names_by_initials
+from tournaments.permissions import tournament_names_by_initials
 from tournaments.standings.cards import card_maker, table_cards_html
 from tournaments.standings.selectors import (
     ComputedStandings,
@@ -164,7 +164,7 @@ def series_cards_of(tournament, series):
     written since the version the cards were made for (`Table.sheet_version`): after a game
     one card of 500 is new. Anything else that changes a card (a draw, a seat, the series'
     length) draws a new layout, and the cards are made afresh."""
-    initials = names_by_initials(tournament.club)
+    initials = tournament_names_by_initials(tournament)
     if not settings.PAGE_CACHE:
         return table_cards_html(
             tournament_slug=tournament.slug,

@@ -52,7 +52,7 @@ def _initials(view) -> bool:
     """A public download of a tournament: players not listed publicly by initials where
     the club chose them (`permissions.names_by_initials`), but for those who manage it
     (the director's copy keeps every name)."""
-    return not view.can_manage and permissions.names_by_initials(view.tournament.club)
+    return not view.can_manage and permissions.tournament_names_by_initials(view.tournament)
 
 
 def _standings_url(request, tournament) -> str:

@@ -88,7 +88,7 @@ class TournamentDetailView(TournamentPageMixin, TournamentMixin, TemplateView):
             # Without teams the column would be empty on every row.
             exclude=() if has_teams else ("team",),
             in_play=bool(progress),
-            initials=permissions.names_by_initials(self.tournament.club),
+            initials=permissions.tournament_names_by_initials(self.tournament),
         )
         # Large open tournaments: 100 rows a page keeps the page quick on a phone.
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
@@ -119,7 +119,7 @@ class SeriesDetailView(TournamentPageMixin, SeriesMixin, TemplateView):
             standings,
             list_scoring=self.tournament.uses_list_points,
             in_play=in_play,
-            initials=permissions.names_by_initials(self.tournament.club),
+            initials=permissions.tournament_names_by_initials(self.tournament),
         )
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         cards = series_cards_of(self.tournament, self.series)
@@ -142,7 +142,7 @@ class TableDetailView(TournamentPageMixin, TableMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["sheet"] = table_sheet(self.table, blank_rows=False)
-        context["initials"] = permissions.names_by_initials(self.tournament.club)
+        context["initials"] = permissions.tournament_names_by_initials(self.tournament)
         return context
 
 
@@ -154,7 +154,7 @@ class TeamStandingsView(TournamentPageMixin, TournamentMixin, TemplateView):
         context["series_list"] = self.series_list  # the tabs' and the standings' series
         table = TeamStandingsTable(
             team_standings(self.tournament, standings=standings_of(self.tournament)),
-            initials=permissions.names_by_initials(self.tournament.club),
+            initials=permissions.tournament_names_by_initials(self.tournament),
         )
         RequestConfig(self.request, paginate=False).configure(table)
         context["table"] = table
@@ -296,7 +296,7 @@ class ProjectorView(TournamentPageMixin, TournamentMixin, TemplateView):
         page = paginator.page(number if 1 <= number <= paginator.num_pages else 1)
         following = page.next_page_number() if page.has_next() else 1
         fit = self.request.GET.get("fit") == "1" or "rows" not in self.request.GET
-        initials = permissions.names_by_initials(self.tournament.club)
+        initials = permissions.tournament_names_by_initials(self.tournament)
         latest = latest_games(self.tournament, limit=8)
         for game in latest:
             game.declarer_public_name = public_name(

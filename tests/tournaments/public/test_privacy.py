@@ -187,3 +187,16 @@ def test_a_closed_seasons_archive_keeps_the_player_unlisted(client, hidden, tabl
     assert Season.objects.get(pk=season.pk).is_closed
     text = client.get(reverse("season_detail", kwargs={"season": season.slug})).content.decode()
     assert INITIALS in text and SURNAME not in text
+
+
+def test_a_league_match_day_shows_names_as_its_season_does(client, match_day, teams, club):
+    """A league's match day belongs to the league, not to the host club that chose
+    initials: its pages show names (unlinked), as the league's season page does."""
+    member = teams["Altenburg I"].roster.first().player
+    player_update(player=member, name=NAME, listed=False)
+    initials_chosen(club)
+    assert match_day.club == club and match_day.registrations.filter(player=member).exists()
+    url = reverse("tournament_detail", kwargs={"tournament": match_day.slug})
+    text = client.get(url).content.decode()
+    assert NAME in text and INITIALS not in text
+    assert player_link(member) not in text
