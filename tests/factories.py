@@ -59,3 +59,16 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
 
     tournament = factory.SubFactory(TournamentFactory)
     player = factory.SubFactory(PlayerFactory)
+
+
+class RatingFactory(factory.django.DjangoModelFactory):
+    """A player's current rating, written directly (the rating services write it in use):
+    at the start (`ratings.method.START`) and shown (10 series) unless told."""
+
+    class Meta:
+        model = models.Rating
+
+    player = factory.SubFactory(PlayerFactory)
+    mu = 25.0
+    sigma = 25.0 / 3
+    series = 10

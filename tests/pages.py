@@ -28,6 +28,11 @@ def public_pages(site) -> list[str]:
         ]
     pages.append(en("table_detail", tournament=running.slug, series=1, table=table.number))
     pages.append(en("player_detail", pk=site["players"][0].pk))
+    pages += [
+        en("rating_list"),
+        en("rating_method"),
+        en("club_ratings", club=site["club"].pk),
+    ]
     return pages
 
 
@@ -40,6 +45,9 @@ def manage_pages(site) -> list[str]:
         en("manage:dashboard"),
         en("manage:club_players", club=club.pk),
         en("manage:player_edit", club=club.pk, pk=player.pk),
+        en("manage:member_add", club=club.pk) + "?q=a",
+        en("manage:duplicates", club=club.pk),
+        en("manage:player_merge", club=club.pk, kept=player.pk, absorbed=site["players"][1].pk),
         en("manage:club_settings", club=club.pk),
         en("manage:season_new", club=club.pk),
         en("manage:tournament_new", club=club.pk),

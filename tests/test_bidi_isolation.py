@@ -21,7 +21,7 @@ from django.db.models.functions import Concat
 from tests.pages import en, manage_pages, public_pages
 from tournaments import demo
 from tournaments.entry.services import table_links_issue
-from tournaments.models import Club, League, Player, Season, Table, Team, Tournament, Venue
+from tournaments.models import Club, League, Player, Rating, Season, Table, Team, Tournament, Venue
 
 pytestmark = pytest.mark.django_db
 
@@ -99,6 +99,11 @@ def site(db):
         .order_by("number")
         .first()
     )
+    # Rated players, so that the rating lists show names and clubs (10 series: listed).
+    Rating.objects.bulk_create(
+        Rating(player=player, mu=25.0 + index, sigma=2.0, series=10)
+        for index, player in enumerate(Player.objects.order_by("pk")[:6])
+    )
     # Every name a user enters, with the override in its middle.
     for model in (Club, Player, Tournament, Season, League, Team, Venue):
         model.objects.update(name=Concat(F("name"), Value(f" {RLO}x")))
@@ -126,6 +131,7 @@ def league_pages(site) -> list[str]:
         en("manage:club_people", club=site["club"].pk),
         en("tournament_projector", tournament=site["running"].slug),
         en("season_detail", season=site["season"].slug),
+        en("league_ratings", league=league["season"].league.slug),
     ]
     return pages
 

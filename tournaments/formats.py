@@ -110,6 +110,18 @@ def format_match_points(won, lost) -> str:
 
 
 # --------------------------------------------------------------------------------------
+# Ratings
+# --------------------------------------------------------------------------------------
+
+
+def format_rating(rating: int, uncertainty: int) -> str:
+    """A shown rating with its uncertainty (`ratings.method.shown`): "1,530 ± 84" (en),
+    "1.530 ± 84" (de); the ± kept with its figures on one line."""
+    number = number_format(rating, force_grouping=True)
+    return f"{number}{NBSP}±{NBSP}{number_format(uncertainty, force_grouping=True)}"
+
+
+# --------------------------------------------------------------------------------------
 # A game in words
 # --------------------------------------------------------------------------------------
 

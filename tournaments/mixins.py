@@ -1,4 +1,5 @@
-"""Resolve the tournament (and series, table, venue) from the URL once, with its permissions."""
+"""Resolve the tournament (and series, table, venue), or the club, from the URL once, with its
+permissions."""
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
@@ -9,7 +10,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from tournaments import permissions
-from tournaments.models import Series, Table, Tournament, Venue
+from tournaments.models import Club, Series, Table, Tournament, Venue
 
 
 class TournamentMixin:
@@ -144,3 +145,23 @@ class VenueMixin(LoginRequiredMixin):
         if not permissions.can_keep_venue(request.user, self.venue):
             raise PermissionDenied(_("Only the venue's secretary and the league's directors."))
         return super().dispatch(request, *args, **kwargs)
+
+
+class ClubMixin(LoginRequiredMixin):
+    """`self.club` from the `club` id: a club's pages, for its secretaries only (403)."""
+
+    @cached_property
+    def club(self) -> Club:
+        return get_object_or_404(Club, pk=self.kwargs["club"])
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        if not permissions.can_manage_club(request.user, self.club):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["club"] = self.club
+        return context

@@ -134,10 +134,12 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
+            # A federation number is one person's, whichever clubs they play for.
             models.UniqueConstraint(
-                fields=["club", "federation_number"],
+                fields=["federation_number"],
                 condition=~Q(federation_number=""),
-                name="player_unique_federation_number_per_club",
+                name="player_unique_federation_number",
+                violation_error_message=_("Another player has this federation number."),
             )
         ]
 
@@ -483,6 +485,8 @@ class Series(models.Model):
     class DrawMethod(models.TextChoices):
         RANDOM = "random", _("random")
         STANDINGS = "standings", _("seeded by the standings")
+        # Spread by rating: the strongest at different tables (`draw.engine`, spread draw).
+        RATING = "rating", _("by rating, strongest apart")
 
     class KeepApart(models.TextChoices):
         """Who the draw keeps apart (`tournaments.draw.KEEP_APART_CHOICES`)."""
@@ -639,6 +643,7 @@ from tournaments.accounts.models import Invitation  # noqa: E402, F401, I001
 from tournaments.leagues.models import League, MatchDayConfirmation, RosterEntry, Team, Venue  # noqa: E402, F401, I001
 from tournaments.log.models import ActionLog  # noqa: E402, F401, I001
 from tournaments.money.models import Payment, Prize  # noqa: E402, F401, I001
+from tournaments.people.models import PlayerMerge  # noqa: E402, F401, I001
 from tournaments.ratings.models import Rating, RatingChange  # noqa: E402, F401, I001
 from tournaments.sheets.models import PENALTY_LIMIT, Game, Penalty  # noqa: E402, F401, I001
 from tournaments.sheets.models import GameChange, PenaltyChange, SheetCopy  # noqa: E402, F401, I001

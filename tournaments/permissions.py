@@ -8,6 +8,9 @@
 - Each club's secretaries manage their own teams and rosters in a season.
 - A venue's secretary enters and closes the sheets of that venue's tables only (and the
   league's directors may too).
+- A player's record is kept by the secretaries of the player's home club (and site
+  administrators): `can_edit_player`, the one rule of every page that changes a player.
+  Any club's secretaries may make a player of another club a member of their club.
 - Everyone else (players, the public, other clubs' secretaries) reads what is published.
 
 Who sees what (`visible_tournaments`, the one rule of every list and every detail): the
@@ -40,15 +43,26 @@ def can_manage_club(user, club: Club | None) -> bool:
     return club.secretaries.filter(pk=user.pk).exists()
 
 
-def can_manage_player(user, player: Player) -> bool:
-    """Edit a player's record: the secretaries of the player's home club."""
+def can_edit_player(user, player) -> bool:
+    """Edit a player's record, end or add their memberships, merge it: the secretaries of
+    the player's home club (`Player.club`), who keep the record, and site administrators.
+    A player without a home club: site administrators only. The one rule of every page
+    that changes a player."""
+    if player.club_id is None:
+        return can_run_site(user)
     return can_manage_club(user, player.club)
+
+
+def can_merge_players(user, kept, absorbed) -> bool:
+    """Merge two records of one person: whoever may edit both (`can_edit_player`), since
+    the absorbed record is gone afterwards."""
+    return can_edit_player(user, kept) and can_edit_player(user, absorbed)
 
 
 def can_see_player_page(user, player: Player) -> bool:
     """The player's public page: anyone for a player listed publicly, else only those who
-    manage the player (`can_manage_player`)."""
-    return player.listed or can_manage_player(user, player)
+    may edit the player (`can_edit_player`)."""
+    return player.listed or can_edit_player(user, player)
 
 
 def player_linked(listed: bool) -> bool:

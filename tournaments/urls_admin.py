@@ -8,6 +8,7 @@ from tournaments.exporters import urls as exporters
 from tournaments.leagues import urls as leagues
 from tournaments.log import urls as log
 from tournaments.money import urls as money
+from tournaments.people import urls as people
 from tournaments.registry import urls as registry
 from tournaments.sheets import urls as sheets
 
@@ -23,4 +24,5 @@ urlpatterns = [
     *leagues.manage,
     *log.manage,
     *accounts.manage,
+    *people.manage,
 ]

@@ -82,6 +82,7 @@ FOLDERS = {
     "money": SUBJECTS,
     "leagues": SUBJECTS,
     "accounts": SUBJECTS,  # the site's people: clubs, leagues, invitations, roles
+    "people": SUBJECTS,  # one person across clubs: memberships, duplicates, merges
     "caching": CACHING,  # states, answers and standings per version: why public answers are fast
     "public": PAGES,  # the public pages
     "exporters": PAGES,

@@ -24,6 +24,11 @@ PEOPLE_KINDS = (
     Kind.ROLE_REVOKED,
     Kind.PASSWORD_LINK,
     Kind.PASSWORD_SET,
+    # One person across clubs (`people.services`).
+    Kind.MEMBERSHIP_ADDED,
+    Kind.MEMBERSHIP_ENDED,
+    Kind.PLAYERS_MERGED,
+    Kind.MERGE_UNDONE,
     # A player's record (whether listed publicly, ...) and the club's own settings.
     Kind.PLAYER_CHANGED,
     Kind.CLUB_SETTINGS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Schema(BaseModel):
@@ -338,3 +338,47 @@ class PlayerOut(Schema):
     average_list_points: float | None
     history: list[PlayerSeriesOut]
     by_type: list[GameTypeOut]
+
+
+class RatingRowOut(Schema):
+    """One row of a rating list: `rating` ± `uncertainty` as the pages show them (1,500 the
+    start, ± two standard deviations; `ratings.method.shown`)."""
+
+    rank: int = Field(description="Place in the list; equal ratings share a rank.")
+    player_id: int
+    player: str = Field(description="The name the public rating lists show.")
+    club: str | None = Field(description="The player's home club.")
+    category: str = Field(description="ladies, youth, seniors, or empty.")
+    rating: int = Field(description="The rating as shown: 1500 at the start.")
+    uncertainty: int = Field(description="± two standard deviations, in rating points.")
+    series: int = Field(description="Series (closed tables) rated so far.")
+    url: str | None = Field(
+        description="The player's page; null for a player not listed publicly."
+    )
+
+
+class RatingStepOut(Schema):
+    """The player's rating after one closed table."""
+
+    date: datetime.date
+    tournament: str | None = Field(
+        description="The tournament's slug; null for one the viewer may not see."
+    )
+    series: int | None
+    table: int | None
+    place: int = Field(description="At the table: 1 the most list points; ties share a place.")
+    rating: int
+    uncertainty: int
+    change: int = Field(description="The shown rating's step at this table.")
+
+
+class PlayerRatingOut(Schema):
+    """A player's rating: null until `shown_from` series are rated (`series` so far)."""
+
+    player_id: int
+    player: str = Field(description="The name the public rating lists show.")
+    rating: int | None = Field(description="null until `shown_from` series are rated.")
+    uncertainty: int | None
+    series: int = Field(description="Series (closed tables) rated so far.")
+    shown_from: int = Field(description="Rated series from which a rating is shown.")
+    history: list[RatingStepOut] = Field(description="One step per rated table, oldest first.")

@@ -11,6 +11,7 @@ from django.views.generic import TemplateView
 from ninja import NinjaAPI
 from ninja.openapi.docs import Swagger
 
+from tournaments.api import ratings
 from tournaments.api.views import router, standings_json_view
 from tournaments.paths import T
 
@@ -37,7 +38,8 @@ api = NinjaAPI(
     version="1",
     description=(
         "Read-only results of the published tournaments: tournaments, series, sheets, "
-        "standings, teams, league seasons and players, and a live feed for scoreboards. "
+        "standings, teams, league seasons and players, rating lists and players' ratings, "
+        "and a live feed for scoreboards. "
         "Every answer has an ETag and Last-Modified and answers conditional GETs with "
         "304; any site may read it (CORS)."
     ),
@@ -45,6 +47,7 @@ api = NinjaAPI(
     docs=BundledSwagger(),
 )
 api.add_router("/", router)
+api.add_router("/", ratings.router)
 
 # Outside the language prefixes: one address per answer.
 root = [

@@ -3,9 +3,9 @@
 Every write that changes what a tournament's pages show bumps its version in the writer's
 transaction (`tournaments.versions`). Every public answer, an HTML page or JSON
 (`/t/<slug>/standings.json` and the API), starts by reading its *state* from the database
-(`states`: one definition each for a tournament, a player and a season, shared by the
-pages and the API), a query or three, so no worker and no machine answers from older data
-than a committed write. From the state:
+(`states`: one definition each for a tournament, a player, a season and a rating list,
+shared by the pages and the API), a query or four, so no worker and no machine answers
+from older data than a committed write. From the state:
 
 - `answers`: the ETag (304 Not Modified for a client that holds it) and, for anonymous
   visitors, the answer's bytes kept in Django's cache (`CACHE_URL`: Redis or memcached,
@@ -24,5 +24,6 @@ Measured at 2,000 players (PostgreSQL, CPU per request, medians, on a loaded mac
 doubled every figure): `/t/<slug>/standings.json` 96-140 ms computed on every request
 before, 2.3 ms from the cache; the API's standings 172-200 ms, 2.1 ms; 978 kB and 1.36 MB
 sent as they are, 115 kB and 166 kB gzipped. A state read costs 0.4 ms (a tournament's,
-one statement) and 1.1 ms (a player's, three).
+one statement) and 1.1 ms (a player's, three; a fourth, the player's rating, came
+after that measurement).
 """

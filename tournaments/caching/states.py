@@ -10,7 +10,8 @@ and whether the answer depends on who asks (drafts are or may be in it):
 - a player's: their own fields (whether listed publicly too) and club, their
   tournaments' names, dates, visibility and layout, and each of their seats with its
   stored totals and its table's `sheet_version` (a game at another table changes
-  nothing of theirs);
+  nothing of theirs), and their rating with its history;
+- a rating list's: every figure and name it shows (`rating_list_state`);
 - a season's: every setting that changes its tables, each match day's version,
   publication, status and confirmation, its rosters and venues (confirming a day or
   changing a roster writes no version).
@@ -31,7 +32,10 @@ from django.utils.dateparse import parse_datetime
 from tournaments import permissions
 from tournaments.models import (
     Club,
+    League,
     Player,
+    Rating,
+    RatingChange,
     Registration,
     RosterEntry,
     Season,
@@ -41,6 +45,7 @@ from tournaments.models import (
     Tournament,
     Venue,
 )
+from tournaments.ratings.selectors import listed_ratings
 from tournaments.sheets.selectors import TOTAL_FIELDS
 
 
@@ -104,7 +109,7 @@ def tournament_state_of(user, slug: str) -> State | None:
 
 @lru_cache(maxsize=1)
 def _player_sql() -> tuple[str, str, str]:
-    """A player's state as three statements of plain SQL (tables and columns named from
+    """A player's state as four statements of plain SQL (tables and columns named from
     the models): the ORM took 3.3 ms per request to build the three querysets and 0.3 ms to
     run them (a player page answered 304 or from the cache)."""
 
@@ -136,7 +141,13 @@ def _player_sql() -> tuple[str, str, str]:
         f" INNER JOIN {table(Series)} sr ON sr.id = s.series_id"
         " WHERE s.player_id = %s ORDER BY s.id"
     )
-    return own, tournaments, seats
+    rating = (
+        "SELECT r.mu, r.sigma, r.series, COUNT(c.id), SUM(c.mu), SUM(c.sigma), MAX(c.id)"
+        f" FROM {table(Rating)} r LEFT OUTER JOIN {table(RatingChange)} c"
+        " ON c.player_id = r.player_id WHERE r.player_id = %s"
+        " GROUP BY r.mu, r.sigma, r.series"
+    )
+    return own, tournaments, seats, rating
 
 
 def player_state(player_id: int) -> State:
@@ -148,10 +159,13 @@ def player_state(player_id: int) -> State:
     afresh by every write to a tournament other than to score sheets); each of their seats
     with its stored totals (`sheets.totals`) and its table's `sheet_version`, which every
     write to the sheet moves (a correction that keeps the figures, clubs corrected to
-    diamonds of the same value, still changes the games declared by type)."""
+    diamonds of the same value, still changes the games declared by type); their rating
+    (`ratings`) and a digest of its history (how many steps, their sums, the latest),
+    which the rating services write without a seat of theirs changing (a table corrected
+    before theirs moves their later steps)."""
     if not BIGINT[0] <= player_id <= BIGINT[1]:
         return State("no such player")  # the ORM's answer for a key out of range: 404
-    own_sql, tournaments_sql, seats_sql = _player_sql()
+    own_sql, tournaments_sql, seats_sql, rating_sql = _player_sql()
     with connection.cursor() as cursor:
         cursor.execute(own_sql, [player_id])
         own = cursor.fetchall()
@@ -159,11 +173,13 @@ def player_state(player_id: int) -> State:
         tournaments = cursor.fetchall()
         cursor.execute(seats_sql, [player_id])
         seats = cursor.fetchall()
+        cursor.execute(rating_sql, [player_id])
+        rating = cursor.fetchall()
     # `changed` moves with every write to the tournament: Last-Modified, not the key.
     shown = [line[:-1] for line in tournaments]
     changed = max((_aware(line[-1]) for line in tournaments), default=None)
     private = not all(line[1] for line in tournaments)
-    return State(repr((own, shown, seats)), changed, private)
+    return State(repr((own, shown, seats, rating)), changed, private)
 
 
 def _aware(value) -> datetime.datetime:
@@ -245,3 +261,33 @@ def tournaments_state(tournaments: Iterable[Tournament], *extra) -> State:
         digest.update(f"{pk}:{version}:{published};".encode())
         latest = changed if latest is None or changed > latest else latest
     return State(digest.hexdigest()[:32], latest, True)
+
+
+def rating_list_state(*, club=None, league=None, category: str = "") -> State:
+    """What a rating list shows (`ratings.selectors.rating_list`, the site's, a club's or
+    a league's, of a category): each listed rating's figures and series, its player's
+    name, category and home club; the club's or league's name (the site's list: every
+    league, whose lists it names). Read from the rows themselves, in the list's own query
+    (as values; the site's list reads the leagues too), so that whatever writes a rating
+    (`ratings.services`, a recompute) or a name changes the answer with nothing to bump;
+    a list is public (no drafts in it). The shared answer saves the ranks and the
+    page's rendering: at 2,000 rated players (SQLite, CPU per request, medians of 7, on a
+    loaded machine) the site's list took 45 ms computed, 6.5 ms from the cache or as a
+    304, of which the state's read is 5.8 ms."""
+    rows = list(
+        listed_ratings(club=club, league=league, category=category).values_list(
+            "player_id",
+            "mu",
+            "sigma",
+            "series",
+            "player__name",
+            "player__category",
+            "player__club__name",
+            "player__listed",  # a player not listed publicly shows by initials
+        )
+    )
+    scope = [(scoped.pk, scoped.name) for scoped in (club, league) if scoped is not None]
+    if not scope:  # the site's list names every league's list
+        scope = list(League.objects.order_by("pk").values_list("pk", "slug", "name"))
+    digest = hashlib.sha256(repr((scope, rows)).encode())
+    return State(digest.hexdigest()[:32])

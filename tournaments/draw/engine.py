@@ -21,6 +21,15 @@ seeded draw (Setzliste)
     A later series seeded by the standings: the best four players sit at table 1, the next
     four at table 2 and so on; the three-tables take the last players. Seats within a table
     are random. A player's seeded table is their *home* table.
+spread draw (by rating)
+    A series seeded by rating, so that the strongest players do not meet: the ranking is
+    dealt round the tables in a serpentine (snake): the best player to table 1, the next to
+    table 2, ..., one to each table, then back from the last table to the first, and so on
+    (with three tables: 1 2 3 3 2 1 1 2 3 ...; a table that is full is passed over). The
+    players dealt in one round are a *pot*: every table has at most one player of each
+    pot, and the search only ever swaps two players of the same pot, so the first pot (as
+    many players as there are tables, the strongest) always sits at different tables,
+    whatever keeping apart asks. Seats within a table are random.
 keeping apart
     Members of the same team and/or club should not share a table, and *previous
     opponents* (two players who have already met at a table) should not meet again, where
@@ -33,7 +42,8 @@ How keeping apart works
 -----------------------
 A random draw first deals the members of large teams or clubs (members for more than half
 the tables) round the tables, one per table in turn, and seats everyone else at random; a
-seeded draw starts from the seeding. A local search then swaps players between tables. Its
+seeded draw starts from the seeding, a spread draw from its serpentine (and swaps only
+within a pot). A local search then swaps players between tables. Its
 cost is a large weight per same-team or same-club pair at one table, a smaller weight per
 repeat pair and, in a seeded draw, a small weight per table a player moved away from home.
 A seeded draw only ever moves a player to a neighbouring table, so the seeding stays
@@ -126,10 +136,13 @@ def draw(
     keep_apart: str = "team",
     previous_opponents: Collection[frozenset[int]] = (),
     fives: bool = False,
+    spread: bool = False,
 ) -> list[list[int]]:
     """Seat the entrants at tables; see the module docstring.
 
     `ranking` (player ids, best first) makes a seeded draw; without it the draw is random.
+    `spread` (with a ranking): the ranking dealt in a serpentine across the tables (a
+    spread draw, by rating) instead of the best at table 1 (a seeded draw).
     `keep_apart` is "team", "club", "team_and_club" or "none". `previous_opponents` holds
     pairs of player ids who have already met; they are kept apart where possible too.
     `fives` allows tables of five (North American tournaments, rules §3.6).
@@ -150,8 +163,13 @@ def draw(
     team = _group_keys(players, "team" if keep_apart in ("team", "team_and_club") else None)
     club = _group_keys(players, "club" if keep_apart in ("club", "team_and_club") else None)
 
+    pots = None
     if ranking is None:
         tables = _random_tables(sizes, [team, club], rng)
+        seeded = False
+    elif spread:
+        _check_ranking(ranking, ids)
+        tables, pots = _serpentine([index_of[player] for player in ranking], sizes)
         seeded = False
     else:
         _check_ranking(ranking, ids)
@@ -160,7 +178,9 @@ def draw(
         tables = [order[end - size : end] for end, size in zip(ends, sizes, strict=True)]
         seeded = True
 
-    search = _Search(tables, team, club, previous_opponents, index_of, seeded=seeded, rng=rng)
+    search = _Search(
+        tables, team, club, previous_opponents, index_of, seeded=seeded, rng=rng, pots=pots
+    )
     search.run()
     for table in search.tables:
         rng.shuffle(table)
@@ -208,8 +228,11 @@ class _Search:
         *,
         seeded: bool,
         rng: random.Random,
+        pots: list[int] | None = None,
     ):
         self.rng = rng
+        # A spread draw's pots: two players swap only within their pot (None: any two).
+        self.pots = pots
         self.tables = tables
         self.table_of = [0] * len(team)
         # Home tables only matter in a seeded draw; None means "anywhere".
@@ -298,6 +321,9 @@ class _Search:
     def _allowed(self, player: int, number: int) -> bool:
         return self.home is None or abs(number - self.home[player]) <= MAX_SEED_SHIFT
 
+    def _same_pot(self, one: int, other: int) -> bool:
+        return self.pots is None or self.pots[one] == self.pots[other]
+
     def _candidate_tables(self, player: int) -> list[int]:
         """The other tables the player may move to, in random order."""
         here = self.table_of[player]
@@ -338,7 +364,7 @@ class _Search:
             best_delta, best_other = 0, -1
             for other, pair in zip(members, pairs, strict=True):
                 self.evaluations += 1
-                if not self._allowed(other, here):
+                if not self._allowed(other, here) or not self._same_pot(player, other):
                     continue
                 delta = (
                     there_all
@@ -383,7 +409,7 @@ class _Search:
                 other
                 for there in self._candidate_tables(player)
                 for other in self.tables[there]
-                if self._allowed(other, here)
+                if self._allowed(other, here) and self._same_pot(player, other)
             ]
             self.evaluations += len(options)
             if options:
@@ -397,6 +423,25 @@ class _Search:
         for number, table in enumerate(self.tables):
             for player in table:
                 self.cost[player] = self._cost_at(player, number, -1)
+
+
+def _serpentine(order: list[int], sizes: list[int]) -> tuple[list[list[int]], list[int]]:
+    """The players of `order` (best first) dealt round the tables in a serpentine, and each
+    player's pot (the round they were dealt in); see "spread draw" in the module text.
+
+    Round r deals to the tables with a seat left, first to last when r is even, last to
+    first when it is odd, so the best of each round and the worst of the next sit at the
+    same end and every table's strength evens out."""
+    tables: list[list[int]] = [[] for _ in sizes]
+    pots = [0] * len(order)
+    players = iter(order)
+    for pot in range(max(sizes, default=0)):
+        open_tables = [number for number, size in enumerate(sizes) if size > pot]
+        for number in open_tables if pot % 2 == 0 else reversed(open_tables):
+            player = next(players)
+            tables[number].append(player)
+            pots[player] = pot
+    return tables, pots
 
 
 def _random_tables(

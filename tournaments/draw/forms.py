@@ -9,7 +9,16 @@ from tournaments.models import Series
 class DrawForm(forms.Form):
     KEEP_APART = Series.KeepApart.choices
     method = forms.ChoiceField(
-        label=_("Draw"), choices=Series.DrawMethod.choices, initial=Series.DrawMethod.RANDOM
+        label=_("Draw"),
+        choices=Series.DrawMethod.choices,
+        initial=Series.DrawMethod.RANDOM,
+        # The rule of each method: `draw.engine` (seeded draw, spread draw).
+        help_text=_(
+            "Seeded by the standings: the best four at table 1, the next four at table 2. "
+            "By rating: the players by rating (those without one yet last, by name) dealt "
+            "round the tables in a snake, 1 2 3 3 2 1 1 2 3 …, so that the strongest sit "
+            "at different tables."
+        ),
     )
     keep_apart = forms.ChoiceField(label=_("Keep apart"), choices=KEEP_APART, initial="team")
     seed = forms.IntegerField(

@@ -1,4 +1,5 @@
-"""Writes of the draw: seat a series (at random or seeded by the standings), draw it again,
+"""Writes of the draw: seat a series (at random, seeded by the standings, or spread by
+rating), draw it again,
 swap two seats, close, reopen or remove a series.
 
 The seating itself is `draw.engine` (pure Python, rules §4); this module gives it the
@@ -24,6 +25,7 @@ from tournaments.errors import UserError
 from tournaments.lifecycle import check_not_finished
 from tournaments.log.services import Kind, Replay, action_record, check_once
 from tournaments.models import Game, Registration, Seat, Series, Table, Tournament
+from tournaments.ratings.selectors import rating_order
 from tournaments.sheets.writing import tables_rewritten
 from tournaments.standings.selectors import tournament_standings
 from tournaments.versions import version_bump
@@ -72,10 +74,18 @@ def _draw_tables(
         # Players without a result yet (late entries) go to the end, in name order.
         names = {r.player_id: r.player.name.casefold() for r in registrations}
         ranking += sorted(registered - set(ranking), key=lambda pid: (names[pid], pid))
+    spread = method == Series.DrawMethod.RATING
+    if spread:
+        # By rating: the shown ratings best first, the unrated after them by name
+        # (`rating_order`), dealt round the tables in a serpentine so that the strongest
+        # do not meet (`draw.engine`, spread draw).
+        ranking = rating_order(e.id for e in entrants)
     previous = previous_opponents(tournament, before=number)
     venues = list(tournament.venues.order_by("pk"))
     if not venues:
-        drawn = _draw_group(entrants, seed, ranking, keep_apart, previous, tournament.five_tables)
+        drawn = _draw_group(
+            entrants, seed, ranking, keep_apart, previous, tournament.five_tables, spread
+        )
         return [(None, t) for t in drawn]
     player_names = {r.player_id: r.player.name for r in registrations}
     at_venue: dict[int, list[draw_engine.Entrant]] = {venue.pk: [] for venue in venues}
@@ -104,6 +114,7 @@ def _draw_tables(
                 keep_apart,
                 previous,
                 tournament.five_tables,
+                spread,
             )
         except UserError as error:
             raise UserError(f"{venue.name}: {error}", code=error.code) from None
@@ -111,7 +122,9 @@ def _draw_tables(
     return tables
 
 
-def _draw_group(entrants, seed, ranking, keep_apart, previous, fives=False) -> list[list[int]]:
+def _draw_group(
+    entrants, seed, ranking, keep_apart, previous, fives=False, spread=False
+) -> list[list[int]]:
     try:
         return draw_engine.draw(
             entrants,
@@ -120,6 +133,7 @@ def _draw_group(entrants, seed, ranking, keep_apart, previous, fives=False) -> l
             keep_apart=keep_apart,
             previous_opponents=previous,
             fives=fives,
+            spread=spread,
         )
     except draw_engine.DrawError as error:
         raise UserError(_draw_message(error, len(entrants)), code=error.code) from None

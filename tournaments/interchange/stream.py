@@ -37,6 +37,7 @@ import ijson
 from skatclub.runtime import collector_for_import
 from tournaments.interchange.writer import import_source
 from tournaments.models import Club, Tournament
+from tournaments.registry.matching import PlayerTally
 
 
 class NotAnObject(ValueError):
@@ -207,7 +208,13 @@ def opened(path: str) -> Iterator[BinaryIO]:
         yield file
 
 
-def import_file(path: str, *, club: Club | str | None = None, replace: bool = False) -> Tournament:
+def import_file(
+    path: str,
+    *,
+    club: Club | str | None = None,
+    replace: bool = False,
+    tally: PlayerTally | None = None,
+) -> Tournament:
     """Import the document in file `path` ("-": standard input, kept in a temporary file to
     be read twice). Raises OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError
     or NotAnObject for a file that holds no document, InterchangeError for a document
@@ -220,7 +227,7 @@ def import_file(path: str, *, club: Club | str | None = None, replace: bool = Fa
             document = read_whole(file)
             if not isinstance(document, dict):
                 raise NotAnObject
-            return import_source(document, club=club, replace=replace)
+            return import_source(document, club=club, replace=replace, tally=tally)
         if not isinstance(document, dict):
             raise NotAnObject
         feed = TableFeed(tables(file))
@@ -231,5 +238,10 @@ def import_file(path: str, *, club: Club | str | None = None, replace: bool = Fa
             feed.end()
 
         return import_source(
-            document, club=club, replace=replace, tables_of=feed.tables_of, finished=finished
+            document,
+            club=club,
+            replace=replace,
+            tables_of=feed.tables_of,
+            finished=finished,
+            tally=tally,
         )

@@ -53,8 +53,10 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.registry.matching import PlayerTally, Wanted, player_label, players_matching
 from tournaments.registry.services import (
     club_create,
+    memberships_join,
     players_create,
     registrations_restore,
     season_create,
@@ -109,7 +111,9 @@ class _Writer:
         stack: ExitStack,
         season: Season | None = None,
         published: bool | None = None,
+        tally: PlayerTally | None = None,
     ):
+        self.tally = tally if tally is not None else PlayerTally()
         self.replace = replace
         self.in_season = season  # a season document's match day: its season, and
         self.published = published  # whether it is shown, say so instead of an archive
@@ -215,29 +219,73 @@ class _Writer:
         return self.clubs[name]
 
     def players_write(self) -> dict[str, Player]:
-        """Reuse existing players by name and club (the k-th of equals the k-th by pk)."""
-        names = {p.name for p in self.c.players}
-        existing: dict[tuple[str, str | None], list[Player]] = defaultdict(list)
-        for player in Player.objects.filter(name__in=names).select_related("club").order_by("pk"):
-            existing[(player.name, player.club.name if player.club else None)].append(player)
-        by_id, new = {}, []
-        for entry in self.c.players:
-            reusable = existing[(entry.name, entry.club)]
-            if reusable:
-                by_id[entry.id] = reusable.pop(0)
-            else:
-                extra = self.preview.players.get(entry.id, {}) if self.preview else {}
-                new.append(
-                    (
-                        entry.id,
-                        {
-                            "name": entry.name,
-                            "club": self.club(entry.club) if entry.club else None,
-                            "team": entry.team,
-                            **extra,
-                        },
+        """Who the document's players are (`registry.matching`: the archive's federation
+        number, else the name among the club's members), the others created; a player
+        found who does not play for the document's club yet joins it. Several candidates
+        for one player, or one player for two, refuse the document."""
+        entries = self.c.players
+        archived = self.preview.players if self.preview else {}
+        extras = {entry.id: archived.get(entry.id, {}) for entry in entries}
+        wanted = [
+            Wanted(
+                name=entry.name,
+                club=self.club(entry.club) if entry.club else None,
+                federation_number=extras[entry.id].get("federation_number") or "",
+            )
+            for entry in entries
+        ]
+        matches = players_matching(wanted)
+        problems = []
+        for entry, match in zip(entries, matches, strict=True):
+            if match.ambiguous:
+                problems.append(
+                    _(
+                        "players: '%(id)s' (%(name)s) could be any of %(players)s; give its "
+                        "federation number in the archive: nothing was imported"
                     )
+                    % {
+                        "id": entry.id,
+                        "name": entry.name,
+                        "players": "; ".join(player_label(p) for p in match.candidates),
+                    }
                 )
+            elif match.same_as is not None:
+                problems.append(
+                    _(
+                        "players: '%(id)s' and '%(other)s' are both %(player)s: nothing was "
+                        "imported"
+                    )
+                    % {
+                        "id": entries[match.same_as].id,
+                        "other": entry.id,
+                        "player": player_label(match.player),
+                    }
+                )
+            elif match.name_differs:
+                self.tally.warnings.append(
+                    _(
+                        "players: '%(id)s' (%(name)s) has federation number %(number)s, which "
+                        "is %(player)s on the site: linked, not renamed"
+                    )
+                    % {
+                        "id": entry.id,
+                        "name": entry.name,
+                        "number": extras[entry.id].get("federation_number"),
+                        "player": player_label(match.player),
+                    }
+                )
+        if problems:
+            raise InterchangeError(problems)
+        by_id, new = {}, []
+        for entry, want, match in zip(entries, wanted, matches, strict=True):
+            if match.player is not None:
+                by_id[entry.id] = match.player
+                continue
+            fields = {"name": entry.name, "club": want.club, "team": entry.team}
+            new.append((entry.id, {**fields, **extras[entry.id]}))
+        memberships_join(
+            [(m.player, w.club) for w, m in zip(wanted, matches, strict=True) if m.joins]
+        )
         try:
             created = players_create([fields for _id, fields in new])
         except UserError as error:  # a federation number another player of the club has
@@ -246,6 +294,7 @@ class _Writer:
             ) from None
         for (player_id, _fields), player in zip(new, created, strict=True):
             by_id[player_id] = player
+        self.tally.add(matches, created)
         return by_id
 
     def slug(self) -> str:
@@ -462,14 +511,18 @@ def import_source(
     season: Season | None = None,
     published: bool | None = None,
     rows: GameRows | None = None,
+    tally: PlayerTally | None = None,
 ) -> Tournament:
     """Check and write a document whose series' tables `tables_of` gives in full (see
     `check_series`; `finished()` is called after the last); InterchangeError with every
     message, and nothing written, if wrong. `season` and `published` (a season document's
     match day, `leagues.interchange`) are the new tournament's, over the archive's; `rows`
-    the valued games the season's match days share (`rows.GameRows`)."""
+    the valued games the season's match days share (`rows.GameRows`); `tally` counts the
+    players matched and created (`registry.matching.PlayerTally`)."""
     with ExitStack() as stack:
-        writer = _Writer(replace=replace, stack=stack, season=season, published=published)
+        writer = _Writer(
+            replace=replace, stack=stack, season=season, published=published, tally=tally
+        )
         checker = writer.c = _Checker(doc, club, sink=writer.take, rows=rows)
         try:
             ids = checker.check_head()
@@ -483,15 +536,22 @@ def import_source(
             raise InterchangeError([str(error)]) from None
 
 
-def import_document(doc, *, club: Club | str | None = None, replace: bool = False) -> Tournament:
+def import_document(
+    doc,
+    *,
+    club: Club | str | None = None,
+    replace: bool = False,
+    tally: PlayerTally | None = None,
+) -> Tournament:
     """Create a tournament from a document, or raise InterchangeError and write nothing.
 
     `club` runs the tournament: a Club, or a club name (created if missing); by default the
     archived club, else the most frequent club of the document's players. A tournament of
     the same slug (archived, else from name and date) is refused unless `replace`, which
-    deletes it and imports the document in one transaction.
+    deletes it and imports the document in one transaction. Players are matched as
+    `registry.matching` says; `tally` counts them.
     """
-    return import_source(doc, club=club, replace=replace)
+    return import_source(doc, club=club, replace=replace, tally=tally)
 
 
 # --------------------------------------------------------------------------------------

@@ -22,9 +22,10 @@ Choices:
   has is refused, never renamed (the public and API addresses are the season's); a league
   is the site's of the document's slug (refused if it has another name), else of its name;
   a document without slugs gets new ones;
-- players on rosters are found by name within the team's club (the first by id), else
-  created with the roster entry's `category` (optional); tournament players as
-  `import_document` finds them;
+- players, on rosters and in the match days, are found as `registry.matching` says (by
+  name among the team's club's members, so a roster names the players of the club's match
+  days; a name two members share is refused), else created with the roster entry's
+  `category` (optional);
 - a league found by name is reused and gets the document's member clubs added; clubs are
   found by name or created;
 - venue secretaries and league directors are user accounts of an installation: not in
@@ -72,6 +73,13 @@ from tournaments.models import (
     Season,
     Table,
     has_control_characters,
+)
+from tournaments.registry.matching import (
+    PlayerTally,
+    Wanted,
+    person_key,
+    player_label,
+    players_matching,
 )
 from tournaments.registry.services import (
     club_create,
@@ -428,7 +436,7 @@ def _streamable(outline) -> bool:
     return True
 
 
-def import_season_file(path: str) -> Season:
+def import_season_file(path: str, *, tally: PlayerTally | None = None) -> Season:
     """Import the season document in file `path` ("-": standard input) as a stream. Raises
     what `stream.import_file` raises for a file that holds no document, and
     SeasonDocumentError for a document that cannot be imported (nothing written)."""
@@ -438,17 +446,22 @@ def import_season_file(path: str) -> Season:
             document = stream.read_whole(file)
             if not isinstance(document, dict):
                 raise stream.NotAnObject
-            return import_season(document)
+            return import_season(document, tally=tally)
         if not isinstance(outline, dict):
             raise stream.NotAnObject
         feed = stream.TableFeed(stream.tables(file, _TABLES))
-        season = import_season(outline, feed=feed)
+        season = import_season(outline, feed=feed, tally=tally)
         feed.end()
         return season
 
 
 def _match_day_import(
-    day: dict, season: Season, feed: stream.TableFeed | None, rows: GameRows, host: Club
+    day: dict,
+    season: Season,
+    feed: stream.TableFeed | None,
+    rows: GameRows,
+    host: Club,
+    tally: PlayerTally,
 ):
     """The match day's tournament, created in the season (not moved there afterwards);
     `rows`: the games valued so far, which the season's match days share."""
@@ -457,6 +470,7 @@ def _match_day_import(
         "season": season,
         "published": bool(day.get("published", True)),
         "rows": rows,
+        "tally": tally,
     }
     if feed is None:
         return import_source(day["tournament"], **options)
@@ -466,42 +480,61 @@ def _match_day_import(
     )
 
 
-def _rosters(entries: list[dict], clubs: list[Club]) -> list[list[tuple[Player, bool]]]:
-    """The teams' rosters' players: each club's first player of each name (by id), else a
-    new one; a name refused raises TeamError with its team's index."""
-    names = {member["name"] for entry in entries for member in entry["roster"]}
-    found: dict[tuple[int, str], Player] = {}
-    for player in Player.objects.filter(
-        name__in=names, club__in={club.pk for club in clubs}
-    ).order_by("-pk"):
-        found[player.club_id, player.name] = player  # the first by id is written last
-    rosters = []
+def _rosters(
+    entries: list[dict], clubs: list[Club], tally: PlayerTally
+) -> list[list[tuple[Player, bool]]]:
+    """The teams' rosters' players as `registry.matching` finds them in the team's club
+    (the match days' players among them), else new ones; a name that could be several
+    players, or refused, raises TeamError with its team's index."""
+    keys: dict[tuple[int, str], int] = {}  # (club, name as compared): index in `wanted`
+    wanted, teams, categories = [], [], []
     for index, (entry, club) in enumerate(zip(entries, clubs, strict=True)):
-        new: dict[str, str] = {}  # name: category (of its first entry)
         for member in entry["roster"]:
-            if (club.pk, member["name"]) not in found:
-                new.setdefault(member["name"], member.get("category", ""))
-        try:
-            created = players_create(
-                [{"name": name, "club": club, "category": c} for name, c in new.items()]
+            if keys.setdefault((club.pk, person_key(member["name"])), len(wanted)) == len(wanted):
+                wanted.append(Wanted(name=member["name"], club=club))
+                teams.append(index)
+                categories.append(member.get("category", ""))
+    matches = players_matching(wanted)
+    for want, team, match in zip(wanted, teams, matches, strict=True):
+        if match.ambiguous:
+            players = "; ".join(player_label(p) for p in match.candidates)
+            raise TeamError(
+                UserError(
+                    _("%(name)s could be any of %(players)s: nothing was imported")
+                    % {"name": want.name, "players": players}
+                ),
+                index=team,
             )
-        except UserError as error:
-            raise TeamError(error, index=index) from None
-        for name, player in zip(new, created, strict=True):
-            found[club.pk, name] = player
-        rosters.append(
+    new = [i for i, match in enumerate(matches) if match.player is None]
+    try:
+        created = players_create(
             [
-                (found[club.pk, member["name"]], bool(member.get("substitute")))
-                for member in entry["roster"]
+                {"name": wanted[i].name, "club": wanted[i].club, "category": categories[i]}
+                for i in new
             ]
         )
-    return rosters
+    except UserError as error:
+        raise TeamError(error, index=teams[new[0]]) from None
+    found = [match.player for match in matches]
+    for i, player in zip(new, created, strict=True):
+        found[i] = player
+    tally.add(matches, created)
+    return [
+        [
+            (found[keys[club.pk, person_key(member["name"])]], bool(member.get("substitute")))
+            for member in entry["roster"]
+        ]
+        for entry, club in zip(entries, clubs, strict=True)
+    ]
 
 
-def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
+def import_season(
+    doc, *, feed: stream.TableFeed | None = None, tally: PlayerTally | None = None
+) -> Season:
     """Create a season from a `skat-season/1` document, or raise SeasonDocumentError and
     write nothing. With `feed` the document is an outline (`import_season_file`) whose
-    match days' tables `feed` gives."""
+    match days' tables `feed` gives; `tally` counts the players matched and created."""
+    tally = tally if tally is not None else PlayerTally()
     problems = _check(doc)
     if problems:
         raise SeasonDocumentError(problems)
@@ -533,7 +566,8 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
             days, rows = [], GameRows()
             for i, day in enumerate(doc["match_days"]):
                 place = f"match_days[{i}]"
-                days.append(_match_day_import(day, season, feed, rows, _club(day["host"], found)))
+                host = _club(day["host"], found)
+                days.append(_match_day_import(day, season, feed, rows, host, tally))
             clubs = []
             for i, entry in enumerate(doc["teams"]):
                 place = f"teams[{i}]"
@@ -549,7 +583,7 @@ def import_season(doc, *, feed: stream.TableFeed | None = None) -> Season:
                 )
                 rosters_restore(
                     season=season,
-                    rosters=list(zip(made, _rosters(doc["teams"], clubs), strict=True)),
+                    rosters=list(zip(made, _rosters(doc["teams"], clubs, tally), strict=True)),
                 )
             except TeamError as error:
                 place = f"teams[{error.index}]"

@@ -49,6 +49,11 @@ class ActionLog(models.Model):
         ROLE_REVOKED = "role_revoked", _("role revoked")
         PASSWORD_LINK = "password_link", _("password link issued")
         PASSWORD_SET = "password_set", _("password set")
+        # One person across clubs (tournaments.people): a club's action, no tournament.
+        MEMBERSHIP_ADDED = "membership_added", _("member added")
+        MEMBERSHIP_ENDED = "membership_ended", _("membership ended")
+        PLAYERS_MERGED = "players_merged", _("players merged")
+        MERGE_UNDONE = "merge_undone", _("merge undone")
 
     # A club's own actions (a player or a season created) have no tournament.
     club = models.ForeignKey(

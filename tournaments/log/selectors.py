@@ -39,6 +39,12 @@ DETAIL_LABELS = {
     # A league match day finished by its confirmation, and reopened (`leagues.services`).
     "confirmed": gettext_lazy("confirmed by the league"),
     "confirmation_withdrawn": gettext_lazy("league's confirmation withdrawn"),
+    # Two records of one person merged, and a merge undone (`people.services`).
+    "kept": gettext_lazy("kept"),
+    "absorbed": gettext_lazy("absorbed"),
+    "restored": gettext_lazy("restored"),
+    "moved": gettext_lazy("moved"),
+    "ratings_deleted": gettext_lazy("rating rows deleted"),
 }
 
 

@@ -107,3 +107,72 @@ def points_chart(values: list[tuple[str, int]], *, width: int = 640, height: int
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))
+
+
+def rating_chart(values: list[tuple[str, int, int]], *, width: int = 360, height: int = 180):
+    """An accessible inline SVG of a player's rating history: (label, rating, ±) in time
+    order as `ratings.selectors.rating_history` gives them, the rating as a line and its
+    uncertainty as a band around it. Small (a phone's width) and styled by the site's
+    stylesheet (`svg.rating-chart`), so no rule of its own is needed."""
+    if not values:
+        return ""
+    font = LABEL_PX + 1
+    left, right, top, bottom = round(font * 3.6), 10, 10, round(font * 1.5) + 4
+    plot_w, plot_h = width - left - right, height - top - bottom
+    high = max(rating + spread for _label, rating, spread in values)
+    low = min(rating - spread for _label, rating, spread in values)
+    step = _nice_step(high - low or 1)
+    high = -(-high // step) * step
+    low = (low // step) * step
+    span = (high - low) or step
+
+    def y(value: float) -> float:
+        return top + (high - value) / span * plot_h
+
+    slot = plot_w / max(len(values) - 1, 1)
+
+    def x(index: int) -> float:
+        return left + (slot * index if len(values) > 1 else plot_w / 2)
+
+    title = escape(_("Rating after each rated series"))
+    parts = [
+        f'<svg class="chart rating-chart" viewBox="0 0 {width} {height}" width="100%" '
+        f'role="img" aria-label="{title}" xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{title}</title>",
+    ]
+    tick = low
+    while tick <= high:
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+            f'stroke="#d9dee2" stroke-width="1"/>'
+            f'<text x="{left - 4}" y="{y(tick) + 4:.1f}" font-size="{font}" text-anchor="end" '
+            f'fill="#5f6b73">{tick}</text>'
+        )
+        tick += step
+    upper = [
+        f"{x(i):.1f},{y(rating + spread):.1f}" for i, (_l, rating, spread) in enumerate(values)
+    ]
+    lower = [
+        f"{x(i):.1f},{y(rating - spread):.1f}" for i, (_l, rating, spread) in enumerate(values)
+    ]
+    parts.append(
+        f'<polygon class="band" points="{" ".join(upper + lower[::-1])}" fill="#1f6f43" '
+        f'fill-opacity="0.15" stroke="none"/>'
+    )
+    line = " ".join(f"{x(i):.1f},{y(rating):.1f}" for i, (_l, rating, _s) in enumerate(values))
+    parts.append(f'<polyline points="{line}" fill="none" stroke="#1f6f43" stroke-width="2"/>')
+    for index, (label, rating, spread) in enumerate(values):
+        parts.append(
+            f'<circle cx="{x(index):.1f}" cy="{y(rating):.1f}" r="3" fill="#1f6f43">'
+            f"<title>{escape(label)}: {rating} ± {spread}</title></circle>"
+        )
+    # The first and the latest date under the line: the points say the rest.
+    for index, anchor in ((0, "start"), (len(values) - 1, "end")):
+        if index == 0 or len(values) > 1:
+            parts.append(
+                f'<text x="{x(index):.1f}" y="{height - 6}" font-size="{font}" '
+                f'text-anchor="{anchor if len(values) > 1 else "middle"}" fill="#5f6b73">'
+                f"{escape(values[index][0])}</text>"
+            )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))

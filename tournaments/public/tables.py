@@ -20,8 +20,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import A, signature
 
-from tournaments.formats import bdi, public_name
+from tournaments.formats import bdi, format_rating, public_name
 from tournaments.permissions import player_linked
+from tournaments.ratings.selectors import listed_name
 from tournaments.standings.selectors import CLOSED_SHORT_MARK, closed_short_notes
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -511,3 +512,49 @@ class TeamStandingsTable(tables.Table):
             f"{shown_player_name(m, initials=self.initials)} ({m.list_points})"
             for m in record.members
         )
+
+
+class RatingTable(QuickBodyMixin, tables.Table):
+    """A rating list (`ratings.selectors.rating_list`): rank, player, home club, rating
+    with its uncertainty, series rated. In the list's order (best first), not sortable."""
+
+    rank = tables.Column(verbose_name="#", attrs=NUM)
+    player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "name"}})
+    club = tables.Column(verbose_name=_("Club"), accessor="player", attrs=TEXT_HIDE_PHONE)
+    rating = tables.Column(verbose_name=_("Rating"), attrs=NUM)
+    series = tables.Column(verbose_name=_("Series"), attrs=HIDE_PHONE_NUM)
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings ratings"}
+        empty_text = _("No player has a rating here yet.")
+
+    def render_player(self, record):
+        name = bdi(listed_name(record.player))
+        if not player_linked(record.player.listed):  # no public page to link to
+            return SafeString(name)
+        parts = _player_url_parts(get_language(), get_script_prefix())
+        return SafeString(
+            f'<a href="{parts[0]}{escape(str(record.player.pk))}{parts[1]}">{name}</a>'
+        )
+
+    def value_player(self, record):
+        return listed_name(record.player)
+
+    def render_club(self, record):
+        """The home club, linked to its own rating list."""
+        club = record.player.club
+        if club is None:
+            return "–"
+        url = reverse("club_ratings", kwargs={"club": club.pk})
+        return format_html('<a href="{}">{}</a>', url, bdi(club.name))
+
+    def value_club(self, record):
+        club = record.player.club
+        return club.name if club else ""
+
+    def render_rating(self, record):
+        return format_rating(record.rating, record.uncertainty)
+
+    def value_rating(self, record):
+        return record.rating

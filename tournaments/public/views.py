@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, JsonResponse
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.cache import patch_cache_control
 from django.utils.formats import date_format
 from django.views.generic import DetailView, TemplateView, View
@@ -21,16 +21,20 @@ from tournaments.caching.standings import (
     series_standings_of,
     standings_of,
 )
-from tournaments.caching.states import State, player_state
-from tournaments.formats import public_name
+from tournaments.caching.states import State, player_state, rating_list_state
+from tournaments.collation import alphabetical, name_of
+from tournaments.formats import format_rating, public_name
 from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
-from tournaments.models import Category, Player, Season, Series, Tournament
+from tournaments.models import Category, Club, League, Player, Season, Series, Tournament
 from tournaments.public import charts
 from tournaments.public.tables import (
+    RatingTable,
     StandingsTable,
     TeamStandingsTable,
 )
+from tournaments.ratings.method import SHOWN_FROM, START, shown
+from tournaments.ratings.selectors import rating_history, rating_list, rating_of
 from tournaments.shared_views import SeasonTablesMixin, category_of
 from tournaments.sheets.selectors import latest_games, table_sheet
 from tournaments.standings.selectors import (
@@ -224,7 +228,29 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
                 for h in stats.played
             ]
         )
+        context.update(rating_context(self.object))
         return context
+
+
+# The rating changes the player page lists (the chart shows them all).
+RATING_CHANGES_SHOWN = 5
+
+
+def rating_context(player: Player) -> dict:
+    """The player page's rating block (`_rating_history.html`): the shown rating or how
+    many series are rated so far, the chart of the history and its latest changes."""
+    history = rating_history(player)
+    rating = rating_of(player)
+    return {
+        "rating": rating,
+        "rating_shown": format_rating(rating.rating, rating.uncertainty) if rating else "",
+        "rating_series": len(history),
+        "rating_shown_from": SHOWN_FROM,
+        "rating_chart": charts.rating_chart(
+            [(date_format(p.played_on, SHORT), p.rating, p.uncertainty) for p in history]
+        ),
+        "rating_changes": history[::-1][:RATING_CHANGES_SHOWN],
+    }
 
 
 class SeasonDetailView(SeasonTablesMixin, TemplateView):
@@ -328,3 +354,56 @@ class TournamentVersionView(TournamentMixin, View):
         response = JsonResponse({"version": self.tournament.version})
         patch_cache_control(response, no_cache=True, no_store=True)
         return response
+
+
+class RatingListView(VersionedPageMixin, TemplateView):
+    """A rating list: the site's (no scope), a club's members' (`club`) or a league's
+    players' (`league`), of one category or all (`?category=`), 100 rows a page. Answered
+    from its state (`rating_list_state`: the listed ratings and names themselves), so a
+    rating written anywhere is served at once."""
+
+    template_name = "tournaments/ratings.html"
+
+    def scope(self) -> dict:
+        """The list's club or league from the address (404 for none such), once."""
+        if not hasattr(self, "_scope"):
+            scope = {}
+            if "club" in self.kwargs:
+                scope["club"] = get_object_or_404(Club, pk=self.kwargs["club"])
+            if "league" in self.kwargs:
+                scope["league"] = get_object_or_404(League, slug=self.kwargs["league"])
+            self._scope = scope
+        return self._scope
+
+    def page_state(self) -> State:
+        return rating_list_state(**self.scope(), category=category_of(self.request))
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        category = category_of(self.request)
+        scope = self.scope()
+        table = RatingTable(rating_list(**scope, category=category))
+        RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
+        context.update(
+            table=table,
+            club=scope.get("club"),
+            league=scope.get("league"),
+            category=category,
+            categories=[c for c in Category.choices if c[0]],
+            shown_from=SHOWN_FROM,
+            # The leagues' lists, from the site's (a club's: from its players' rows).
+            leagues=alphabetical(League.objects.all(), name_of) if not scope else (),
+        )
+        return context
+
+
+class RatingMethodView(TemplateView):
+    """How the ratings are computed, in plain words (no figures read: a fixed page)."""
+
+    template_name = "tournaments/rating_method.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["shown_from"] = SHOWN_FROM
+        context["start"] = format_rating(*shown(START.mu, START.sigma))
+        return context

@@ -1,12 +1,14 @@
 """Forms of the registry's pages. They parse and check input; services write."""
 
 from django import forms
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.alphabetical_fields import list_alphabetically
 from tournaments.choices import RAMSCH_RULE_SETS, ramsch_rule_refusal
 from tournaments.fields import NameChoiceField, NamesChoiceField
-from tournaments.models import Category, Club, Player, Season, Tournament
+from tournaments.models import Category, Club, Membership, Player, Season, Tournament
+from tournaments.registry.selectors import federation_number_taken
 
 
 class RulesSelect(forms.Select):
@@ -159,6 +161,14 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ["name", "team", "category", "federation_number", "listed"]
 
+    def clean_federation_number(self):
+        # Site-wide: the refusal names who has the number (the services say the same).
+        number = self.cleaned_data["federation_number"].strip()
+        taken = federation_number_taken(number, exclude=self.instance.pk)
+        if taken:
+            raise forms.ValidationError(taken)
+        return number
+
 
 class ClubSettingsForm(forms.ModelForm):
     """A club's own settings, edited by its secretaries."""
@@ -183,8 +193,13 @@ class RegistrationAddForm(forms.Form):
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = Player.objects.filter(club=tournament.club).exclude(
-            registrations__tournament=tournament
+        # The club's members: its home players and the players of other clubs who are
+        # members too (`Membership`).
+        members = Membership.objects.filter(club=tournament.club_id).values("player_id")
+        self.fields["players"].queryset = (
+            Player.objects.filter(Q(club=tournament.club_id) | Q(pk__in=members))
+            .exclude(registrations__tournament=tournament)
+            .distinct()
         )
         list_alphabetically(self.fields["players"])
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -45,7 +45,14 @@ from tournaments.models import (
     has_control_characters,
 )
 from tournaments.phrases import phrase
-from tournaments.registry.selectors import import_decisions
+from tournaments.registry.matching import person_key
+from tournaments.registry.players import player_update  # noqa: F401 (imported from here too)
+from tournaments.registry.selectors import (
+    check_importable,
+    federation_number_message,
+    federation_number_taken,
+    import_decisions,
+)
 from tournaments.sheets.totals import seat_totals_rebuild
 from tournaments.standings.selectors import tied_groups, tournament_standings
 from tournaments.versions import version_bump
@@ -116,6 +123,9 @@ def player_create(
     `Replay`."""
     for field, value in (("name", name), ("team", team), ("federation_number", federation_number)):
         check_text(value, field=field)
+    taken = federation_number_taken(federation_number)
+    if taken:
+        raise UserError(taken, field="federation_number")
     with transaction.atomic():
         check_once(key)
         player = validated(
@@ -132,8 +142,9 @@ def player_create(
             player.save()
         except IntegrityError:
             raise UserError(
-                _("Another player of this club has federation number %(n)s.")
-                % {"n": federation_number}
+                federation_number_taken(player.federation_number)
+                or _("This federation number is already taken."),
+                field="federation_number",
             ) from None
         if club is not None:
             Membership.objects.create(player=player, club=club)
@@ -145,7 +156,7 @@ def player_create(
 def players_create(entries: Sequence[dict]) -> list[Player]:
     """Many new players at once (an import), each checked as `player_create` checks one;
     `entries` hold `player_create`'s arguments (no `key`, no `user`). One query checks
-    the federation numbers against each club's players, one INSERT writes them all."""
+    the federation numbers against the site's players, one INSERT writes them all."""
     if not entries:  # (no savepoint for nothing: an import asks with none often)
         return []
     players = []
@@ -162,23 +173,20 @@ def players_create(entries: Sequence[dict]) -> list[Player]:
             federation_number=number.strip(),
             listed=entry.get("listed", True),
         )
-        # The unique federation number per club is checked below for all at once.
+        # The federation number, unique site-wide, is checked below for all at once.
         # The club is a saved row (no query each); the federation number below.
         players.append(validated(player, exclude=["club"], constraints=False))
-    numbered = [p for p in players if p.federation_number and p.club is not None]
-    taken = set(
-        Player.objects.filter(
-            club__in={p.club for p in numbered},
-            federation_number__in={p.federation_number for p in numbered},
-        ).values_list("club_id", "federation_number")
-    )
+    numbered = [p for p in players if p.federation_number]
+    taken = {
+        holder.federation_number: holder
+        for holder in Player.objects.filter(
+            federation_number__in={p.federation_number for p in numbered}
+        ).select_related("club")
+    }
     for player in numbered:
-        if (player.club.pk, player.federation_number) in taken:
-            raise UserError(
-                _("Another player of this club has federation number %(n)s.")
-                % {"n": player.federation_number}
-            )
-        taken.add((player.club.pk, player.federation_number))
+        if player.federation_number in taken:
+            raise UserError(federation_number_message(taken[player.federation_number]))
+        taken[player.federation_number] = player
     with transaction.atomic():
         created = Player.objects.bulk_create(players, batch_size=1000)
         memberships_create(created)
@@ -193,61 +201,14 @@ def memberships_create(players: Sequence[Player]) -> None:
     )
 
 
-PLAYER_TEXTS = ("name", "team", "category", "federation_number")
-
-
-def player_update(*, player: Player, user=None, **fields) -> Player:
-    """Change a player's record; the changed fields are logged with their old and new
-    values (a form sent twice changes nothing the second time, and logs nothing). Whether
-    the player is listed publicly (`listed`) changes every public output of their
-    tournaments: their versions move, so no cached answer shows the old name."""
-    allowed = {*PLAYER_TEXTS, "listed"}
-    unknown = set(fields) - allowed
-    if unknown:
-        raise TypeError(f"player_update got unknown fields {unknown}")
-    for key, value in fields.items():
-        if key in PLAYER_TEXTS:
-            check_text(value, field=key)
-    with transaction.atomic():
-        played = list(
-            Tournament.objects.filter(
-                Q(registrations__player=player) | Q(series__seats__player=player)
-            )
-            .order_by("pk")
-            .values_list("pk", flat=True)
-            .distinct()
-        )
-        stored = Player.objects.select_for_update().get(pk=player.pk)
-        # The category ranks the player in each tournament's category standings (and its
-        # prizes): final in a finished one.
-        if "category" in fields and fields["category"].strip() != stored.category:
-            for tournament_id in played:
-                check_not_finished(tournament_id)
-        for key, value in fields.items():
-            if key == "listed":
-                player.listed = bool(value)
-            else:
-                setattr(player, key, " ".join(value.split()) if key == "name" else value.strip())
-        validated(player)
-        changes = {
-            key: [getattr(stored, key), getattr(player, key)]
-            for key in fields
-            if getattr(stored, key) != getattr(player, key)
-        }
-        player.save()
-        if changes:
-            action_record(
-                tournament=None,
-                club=stored.club,
-                kind=Kind.PLAYER_CHANGED,
-                user=user,
-                details={"name": player.name, "changes": changes},
-            )
-        # The player's name, team, category and whether listed show on every tournament
-        # they play in.
-        for tournament_id in played:
-            version_bump(tournament_id=tournament_id)
-    return player
+def memberships_join(pairs: Iterable[tuple[Player, Club]]) -> None:
+    """Known players who join a club an import says they play for, in one INSERT (one
+    a member already stays as they are)."""
+    Membership.objects.bulk_create(
+        [Membership(player=player, club=club) for player, club in pairs],
+        batch_size=1000,
+        ignore_conflicts=True,
+    )
 
 
 TOURNAMENT_SETTINGS = (
@@ -723,17 +684,23 @@ class ImportResult:
 
 
 def players_import(
-    *, tournament: Tournament, rows: Sequence[Mapping], user=None, key: str | None = None
+    *,
+    tournament: Tournament,
+    rows: Sequence[Mapping],
+    user=None,
+    key: str | None = None,
+    previewed: Sequence | None = None,
+    choices: Mapping[int, int] | None = None,
 ) -> ImportResult:
     """Register an imported player list: known players are linked, new ones created.
 
-    Each row goes as `registry.selectors.import_decisions` says (the preview showed the
-    same): a player is created only in the tournament's club or a club the importer runs,
-    a club only by a site administrator, a player of any other club only linked when
-    found. A refused row refuses the whole list (its line in the message), nothing
-    written. The tournament's row is locked first and `key` (the confirmation's once key)
-    checked under it, so the same confirmation sent twice, even at once, registers once
-    (the second is a `Replay`).
+    Each row goes as `registry.selectors.import_decisions` says (`choices` settle rows of
+    several candidates); with `previewed` (the preview's `RowDecision.outcome`s) a list
+    that would now go otherwise is refused. A known player joins the row's club where the
+    importer runs it. A refused row refuses the whole list (its line in the message),
+    nothing written. The tournament's row is locked first and `key` (the confirmation's
+    once key) checked under it, so the same confirmation sent twice, even at once,
+    registers once (the second is a `Replay`).
     """
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
@@ -745,28 +712,25 @@ def players_import(
                 isinstance(value, str) and has_control_characters(value) for value in row.values()
             ):
                 raise UserError(_("Remove the control character (such as NUL or a line break)."))
-        decisions = import_decisions(tournament=tournament, rows=rows, user=user)
-        refused = [d for d in decisions if d.refused]
-        if refused:
-            raise UserError(
-                _("Nothing was imported: line %(line)s: %(reason)s")
-                % {"line": refused[0].line, "reason": refused[0].refused}
-            )
+        decisions = import_decisions(tournament=tournament, rows=rows, user=user, choices=choices)
+        check_importable(decisions, previewed)
         new_clubs: dict[str, Club] = {}
         players: list[Player | None] = []
-        entries, slots, seen = [], [], {}
+        entries, slots, seen, joining = [], [], {}, []
         for row, decision in zip(rows, decisions, strict=True):
-            if decision.player is not None:
-                players.append(decision.player)
-                continue
             club = decision.club
             if decision.new_club:
                 club_name = " ".join(str(row.get("club") or "").split())
                 club = new_clubs.get(club_name.casefold())
                 if club is None:
                     club = new_clubs[club_name.casefold()] = club_create(name=club_name)
+            if decision.player is not None:
+                players.append(decision.player)
+                if decision.joins:
+                    joining.append((decision.player, club))
+                continue
             name = " ".join(str(row.get("name") or "").split())
-            same = (club.pk, name.casefold())
+            same = (club.pk, person_key(name))
             if same in seen:  # the list names one new player twice: one player
                 players.append(None)
                 slots.append((len(players) - 1, seen[same]))
@@ -784,6 +748,7 @@ def players_import(
                 }
             )
         created = players_create(entries)
+        memberships_join(joining)
         for index, entry in slots:
             players[index] = created[entry]
         registered = registration_add(

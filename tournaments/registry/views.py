@@ -25,7 +25,7 @@ from tournaments.draw.selectors import draw_preview
 from tournaments.errors import UserError
 from tournaments.formats import bdi, isolated
 from tournaments.log.services import Replay, check_once, once_key
-from tournaments.mixins import ManageMixin, TournamentMixin
+from tournaments.mixins import ClubMixin, ManageMixin, TournamentMixin
 from tournaments.models import Club, League, Player, Registration, Tournament
 from tournaments.registry import player_import
 from tournaments.registry.clubs import club_settings_update
@@ -38,7 +38,7 @@ from tournaments.registry.forms import (
     SeasonForm,
     TournamentForm,
 )
-from tournaments.registry.selectors import import_decisions, rows_registered_already
+from tournaments.registry.selectors import club_members, import_decisions, registered_already
 from tournaments.registry.services import (
     LOT_MAX,
     lot_group_of,
@@ -58,7 +58,7 @@ from tournaments.registry.services import (
     tournament_reopen,
     tournament_update,
 )
-from tournaments.shared_views import confirmation_page, confirmed, show_error
+from tournaments.shared_views import confirmation_page, confirmed, positive_int, show_error
 from tournaments.standings.selectors import tied_groups, tournament_standings
 
 
@@ -93,31 +93,13 @@ class DashboardView(LoginRequiredMixin, TemplateView):
         return context
 
 
-class ClubMixin(LoginRequiredMixin):
-    @cached_property
-    def club(self) -> Club:
-        return get_object_or_404(Club, pk=self.kwargs["club"])
-
-    def dispatch(self, request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return self.handle_no_permission()
-        if not permissions.can_manage_club(request.user, self.club):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["club"] = self.club
-        return context
-
-
 class ClubPlayersView(ClubMixin, FormView):
     template_name = "tournaments/manage/club_players.html"
     form_class = PlayerForm
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["players"] = alphabetical(self.club.players.all(), key=lambda p: p.name)
+        context["members"] = club_members(self.club)
         return context
 
     def form_valid(self, form):
@@ -144,7 +126,10 @@ class PlayerEditView(ClubMixin, FormView):
 
     @cached_property
     def player(self) -> Player:
-        return get_object_or_404(Player, pk=self.kwargs["pk"], club=self.club)
+        player = get_object_or_404(Player, pk=self.kwargs["pk"], club=self.club)
+        if not permissions.can_edit_player(self.request.user, player):  # the one rule
+            raise PermissionDenied
+        return player
 
     def get_form_kwargs(self):
         kwargs = super().get_form_kwargs()
@@ -641,14 +626,18 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
         report.rows = [row for row in report.rows if row.line in decisions]
         for row in report.rows:
             row.new_club = decisions[row.line].new_club
-        request.session[self.session_key] = [row.as_dict() for row in report.rows]
-        registered = rows_registered_already(self.tournament, report.rows)
+        # The confirmation applies what this preview shows, or nothing (`players_import`).
+        request.session[self.session_key] = {
+            "rows": [row.as_dict() for row in report.rows],
+            "previewed": [decisions[row.line].outcome() for row in report.rows],
+        }
+        registered = registered_already(self.tournament, decisions.values())
         return self.render_to_response(
             self.get_context_data(
                 form=form,
                 report=report,
+                entries=[(row, decisions[row.line]) for row in report.rows],
                 registered_lines=registered,
-                guest_lines={line for line, d in decisions.items() if d.guest},
                 new_count=len(report.rows) - len(registered),
             )
         )
@@ -656,14 +645,24 @@ class RegistrationImportView(TournamentMixin, ManageMixin, TemplateView):
     def confirm(self, request):
         """Register the previewed list; the same confirmation sent twice counts once."""
         key = once_key(request.POST.get("once"))
-        rows = request.session.pop(self.session_key, None)
+        preview = request.session.pop(self.session_key, None)
+        rows = preview.get("rows") if isinstance(preview, dict) else None
         try:
             if not rows:
                 check_once(key)  # a confirmation sent again: the first one registered them
                 messages.error(request, _("The preview has expired; upload the list again."))
                 return redirect("manage:registration_import", tournament=self.tournament.slug)
             result = players_import(
-                tournament=self.tournament, rows=rows, user=request.user, key=key
+                tournament=self.tournament,
+                rows=rows,
+                user=request.user,
+                key=key,
+                previewed=preview["previewed"],
+                choices={
+                    row["line"]: chosen
+                    for row in rows
+                    if (chosen := positive_int(request.POST.get(f"choose-{row['line']}")))
+                },
             )
         except Replay:
             messages.info(

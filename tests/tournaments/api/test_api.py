@@ -264,6 +264,10 @@ def test_openapi_description_and_documentation_pages(client_for):
         "/api/v1/seasons",
         "/api/v1/seasons/{slug}",
         "/api/v1/players/{player_id}",
+        "/api/v1/ratings",
+        "/api/v1/clubs/{club_id}/ratings",
+        "/api/v1/leagues/{league}/ratings",
+        "/api/v1/players/{player_id}/rating",
     } == paths
     docs = client.get("/api/v1/docs")
     assert docs.status_code == 200

@@ -200,3 +200,39 @@ def test_a_league_match_day_shows_names_as_its_season_does(client, match_day, te
     text = client.get(url).content.decode()
     assert NAME in text and INITIALS not in text
     assert player_link(member) not in text
+
+
+# --------------------------------------------------------------------------------------
+# Rating lists: initials always (the issue), whatever the club chose
+# --------------------------------------------------------------------------------------
+
+
+def test_a_rating_list_shows_a_player_not_listed_by_initials_always(page_cache):
+    from tests.factories import PlayerFactory
+    from tests.tournaments.ratings.helpers import rated
+
+    player = rated(PlayerFactory(name=NAME), 1530).player
+    listed = rated(PlayerFactory(name="Erika Muster"), 1500).player
+    url = reverse("rating_list")
+    text = Client().get(url).content.decode()
+    assert NAME in text and player_link(player) in text
+    assert Client().get(url)["X-Page-Cache"] == "hit"
+    player_update(player=player, listed=False)
+    after = Client().get(url)
+    text = after.content.decode()
+    assert after["X-Page-Cache"] == "miss"
+    assert INITIALS in text and SURNAME not in text
+    assert player_link(player) not in text
+    assert player_link(listed) in text and "Erika Muster" in text
+
+
+def test_the_rating_api_shows_initials_and_no_page(client_for):
+    from tests.factories import PlayerFactory
+    from tests.tournaments.ratings.helpers import rated
+
+    player = rated(PlayerFactory(name=NAME), 1530).player
+    player_update(player=player, listed=False)
+    client = client_for(None)
+    (row,) = client.get("/api/v1/ratings").json()["items"]
+    assert row["player"] == INITIALS and row["url"] is None
+    assert client.get(f"/api/v1/players/{player.pk}/rating").status_code == 404

@@ -164,7 +164,7 @@ def test_a_name_two_players_of_another_club_share_is_refused(
     leipzig = Club.objects.get(name="Skatclub Leipzig")
     PlayerFactory.create_batch(2, club=leipzig, name="Hans Müller")
     rows = [{"line": 4, "name": "Hans Müller", "club": "Skatclub Leipzig"}]
-    with pytest.raises(UserError, match="line 4: .*several players called Hans Müller"):
+    with pytest.raises(UserError, match="line 4: Hans Müller could be any of"):
         players_import(tournament=tournament, rows=rows, user=secretary)
     number = PlayerFactory(club=leipzig, name="Hans Müller", federation_number="9")
     rows[0]["federation_number"] = "9"

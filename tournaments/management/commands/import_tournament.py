@@ -1,9 +1,11 @@
 """`manage.py import_tournament FILE [--club NAME] [--replace]`: load a document.
 
-Prints the new tournament's slug. A tournament of the same slug is refused (exit status 1,
-nothing written) unless `--replace`, which replaces it in one transaction. Any problem (a
-file that cannot be read, is not JSON, or a document with errors) ends the command with
-every message, one per line, exit status 1, and nothing written (`tournaments.interchange`).
+Prints the new tournament's slug, and on standard error how many of its players were
+found on the site and how many created (`registry.matching`), with any warning. A
+tournament of the same slug is refused (exit status 1, nothing written) unless
+`--replace`, which replaces it in one transaction. Any problem (a file that cannot be
+read, is not JSON, or a document with errors) ends the command with every message, one
+per line, exit status 1, and nothing written (`tournaments.interchange`).
 
 The file is read as a stream (`interchange.stream`): the games are checked and written a
 chunk at a time, so the memory an import needs does not grow with the file.
@@ -16,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, no_translatio
 
 from tournaments.interchange import InterchangeError
 from tournaments.interchange.stream import NotAnObject, import_file
+from tournaments.registry.matching import PlayerTally
 
 
 def file_problem(path: str, error: Exception) -> Exception:
@@ -57,12 +60,17 @@ class Command(BaseCommand):
     # The engine's English messages are the specific ones (tournaments.errors).
     @no_translations
     def handle(self, *args, file, club=None, replace=False, **options):
+        tally = PlayerTally()
         try:
-            tournament = import_file(file, club=club, replace=replace)
+            tournament = import_file(file, club=club, replace=replace, tally=tally)
         except InterchangeError as error:
             raise CommandError("\n".join(error.messages)) from None
         except NotAnObject:
             raise CommandError(f"{file} does not hold a JSON object") from None
         except (OSError, ValueError, RecursionError) as error:
             raise file_problem(file, error) from None
+        # Standard output holds the slug alone (scripts read it); the players on stderr.
+        for warning in tally.warnings:
+            self.stderr.write(warning)
+        self.stderr.write(tally.summary())
         self.stdout.write(tournament.slug)
