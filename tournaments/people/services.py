@@ -142,6 +142,11 @@ def player_merge(
             raise UserError(" ".join(preview.blockers))
         marks = merge_marks()
         tournaments = _tournaments_of(absorbed.pk)
+        # A person who asked not to be listed publicly stays unlisted on the kept record,
+        # whose own tournaments then show them so too (`formats.public_name`).
+        unlisted = not absorbed.listed and kept.listed
+        if unlisted:
+            tournaments |= _tournaments_of(kept.pk)
         fields = {
             "pk": absorbed.pk,
             "name": absorbed.name,
@@ -150,6 +155,7 @@ def player_merge(
             "category": absorbed.category,
             "federation_number": absorbed.federation_number,
             "user_id": absorbed.user_id,
+            "listed": absorbed.listed,
         }
         moved = {}
         for name, model in (
@@ -187,6 +193,10 @@ def player_merge(
         if moved["federation_number"]:
             kept.federation_number = fields["federation_number"]
             update.append("federation_number")
+        moved["unlisted"] = unlisted
+        if unlisted:
+            kept.listed = False
+            update.append("listed")
         if update:
             kept.save(update_fields=update)
         merge = PlayerMerge.objects.create(
@@ -249,6 +259,9 @@ def player_merge_undo(
         if moved.get("user"):
             kept.user_id = None
             kept.save(update_fields=["user"])
+        if moved.get("unlisted"):  # listed again, as before the merge
+            kept.listed = True
+            kept.save(update_fields=["listed"])
         number_refused = federation_number_taken(fields["federation_number"])
         if number_refused:  # (undo_blockers checked it; a concurrent write may not)
             raise UserError(number_refused)
@@ -259,6 +272,7 @@ def player_merge_undo(
             category=fields["category"],
             federation_number=fields["federation_number"],
             user_id=fields["user_id"],
+            listed=fields.get("listed", True),
         )
         if not Player.objects.filter(pk=fields["pk"]).exists():
             restored.pk = fields["pk"]
@@ -294,6 +308,9 @@ def player_merge_undo(
         )
         _ratings_recompute(kept)
         _ratings_recompute(restored)
-        for tournament_id in sorted(_tournaments_of(restored.pk)):
+        again = _tournaments_of(restored.pk)
+        if moved.get("unlisted"):
+            again |= _tournaments_of(kept.pk)
+        for tournament_id in sorted(again):
             version_bump(tournament_id=tournament_id)
     return restored
