@@ -121,6 +121,7 @@ format: $(STAMP)
 bench: $(STAMP) bytecode
 	$(PY) bench/scoring.py
 	$(PY) bench/standings.py
+	$(PY) bench/rating.py
 	$(PY) bench/importing.py
 	$(PY) bench/season.py
 	$(PY) bench/load.py

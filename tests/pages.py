@@ -49,6 +49,7 @@ def manage_pages(site) -> list[str]:
         en("manage:member_add", club=club.pk) + "?q=a",
         en("manage:duplicates", club=club.pk),
         en("manage:player_merge", club=club.pk, kept=player.pk, absorbed=site["players"][1].pk),
+        en("manage:club_settings", club=club.pk),
         en("manage:season_new", club=club.pk),
         en("manage:tournament_new", club=club.pk),
         en("manage:sheet", **sheet),

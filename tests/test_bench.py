@@ -140,3 +140,16 @@ def test_the_shedding_bench_reads_a_chunked_answer():
         return answer, rest
 
     assert asyncio.run(read()) == ((503, 2.0), b"HTTP/1.1")
+
+
+@pytest.mark.django_db
+def test_the_rating_bench_measures_small_numbers(capsys):
+    from bench import rating as bench
+
+    quality = bench.quality(players=24, series=4, unseen=50, seed=3)
+    assert 0 < quality["hits_rating"] <= 50 and 0 < quality["hits_average"] <= 50
+    assert -1 <= quality["spearman_rating"] <= 1
+    speed = bench.speed(tables=300, updates=10, repeat=1, seed=3)
+    assert speed["tables"] == 300 and speed["updates"] == 10
+    assert 0 < speed["players"] <= bench.PLAYERS
+    assert "recompute of 300 tables" in capsys.readouterr().out

@@ -13,6 +13,9 @@ only wrap these for templates), so that a figure reads the same everywhere:
 - `describe`: a stored game as a sheet row in words, "♣ Clubs with 2, hand — 95 pts".
 - `surname_key`: how a list of players is ordered A–Z, by surname (the German way,
   `tournaments.collation`).
+- `public_name`: the name a public output shows of a player (a player not listed publicly,
+  `Player.listed`, by `name_initials` where the output shows initials,
+  `permissions.names_by_initials`); `public_player_name` the same for a `Player`.
 - `bdi`, `isolated`: user text (a name, a title, a note) as a page shows it, isolated from
   the text around it, so that a right-to-left override (U+202E) or an Arabic or Hebrew
   name reorders nothing after it: in HTML a <bdi>, where no element can be (a page's
@@ -191,6 +194,52 @@ def surname_key(name: str) -> tuple[str, str]:
     else:
         given, _space, surname = name.rpartition(" ")
     return fold(surname.strip()), fold(given.strip())
+
+
+# Name particles that keep their small letter among the initials ("Ludwig van Beethoven":
+# "L. v. B."); any other word's initial is a capital.
+PARTICLES = frozenset(
+    {
+        *("al", "d", "da", "das", "de", "del", "della", "den", "der", "des", "di", "do"),
+        *("dos", "du", "el", "la", "le", "ten", "ter", "van", "von", "y", "zu", "zum", "zur"),
+    }
+)
+
+
+def name_initials(name: str) -> str:
+    """A name by its initials, given names first: "Hans Müller" and "Müller, Hans" →
+    "H. M."; "Hans-Peter Müller" → "H.-P. M."; "Ludwig van Beethoven" → "L. v. B."; a
+    single name "Hans" → "H.". Words without a letter or digit (a dash) are left out."""
+    name = " ".join(str(name).split())
+    if "," in name:
+        surname, _comma, given = name.partition(",")
+        words = given.split() + surname.split()
+    else:
+        words = name.split()
+    shown = []
+    for word in words:
+        letters = [next((c for c in part if c.isalnum()), "") for part in word.split("-")]
+        letters = [letter for letter in letters if letter]
+        if not letters:
+            continue
+        if word.casefold() not in PARTICLES:
+            letters = [letter.upper() for letter in letters]
+        shown.append("-".join(f"{letter}." for letter in letters))
+    return " ".join(shown)
+
+
+def public_name(name: str, *, listed: bool, initials: bool) -> str:
+    """The name a public output shows: the one decision of every public page, answer and
+    download. A player not listed publicly (`listed` False) by `name_initials` where the
+    output shows initials (`permissions.names_by_initials`); everyone else by name."""
+    if listed or not initials:
+        return name
+    return name_initials(name)
+
+
+def public_player_name(player, *, initials: bool) -> str:
+    """`public_name` of a `Player` (anything with `name` and `listed`)."""
+    return public_name(player.name, listed=player.listed, initials=initials)
 
 
 # Under the standings wherever a figure may include phone games not yet confirmed (the

@@ -58,6 +58,17 @@ class Club(models.Model):
         verbose_name=_("secretaries"),
         help_text=_("Users who manage this club's players and tournaments."),
     )
+    # Players not listed publicly (`Player.listed`) in the public standings of the club's
+    # tournaments: by their initials when set, else by name (never linked to their page);
+    # `permissions.names_by_initials`.
+    initials_in_standings = models.BooleanField(
+        _("initials in public standings"),
+        default=False,
+        help_text=_(
+            "Players not listed publicly are shown by their initials in the public "
+            "standings of the club's tournaments."
+        ),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -97,6 +108,16 @@ class Player(models.Model):
         blank=True,
         related_name="player",
         verbose_name=_("user account"),
+    )
+    # Off: no public player page, and by initials in public rating lists (and in public
+    # standings where the tournament's club chooses it); `formats.public_name`.
+    listed = models.BooleanField(
+        _("listed publicly"),
+        default=True,
+        help_text=_(
+            "Off: no public player page; shown by initials in public rating lists and, "
+            "where the club chooses it, in public standings."
+        ),
     )
     # One person is one player on the site, a member of any number of clubs (`Membership`);
     # `club` is the home club, whose secretaries keep the record, and is one of `clubs`.

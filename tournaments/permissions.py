@@ -20,13 +20,19 @@ league's directors their league's match days, drafts included; a venue's secreta
 match day of their venue. A season is seen where one of its match days is, or by who runs
 it (`visible_seasons`).
 
+A player not listed publicly (`Player.listed` off) has no public page
+(`can_see_player_page`: those who manage the player still see it), is never linked from a
+public output, and is shown by initials in public rating lists always and in the public
+standings of a club's tournaments where the club chooses it (`names_by_initials`, the name
+itself `formats.public_name`).
+
 A write records who made it (`acting_user`): the signed-in user, or nobody for a phone's
 table link.
 """
 
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Club, League, Season, Table, Team, Tournament, Venue
+from tournaments.models import Club, League, Player, Season, Table, Team, Tournament, Venue
 
 
 def can_manage_club(user, club: Club | None) -> bool:
@@ -51,6 +57,44 @@ def can_merge_players(user, kept, absorbed) -> bool:
     """Merge two records of one person: whoever may edit both (`can_edit_player`), since
     the absorbed record is gone afterwards."""
     return can_edit_player(user, kept) and can_edit_player(user, absorbed)
+
+
+def can_see_player_page(user, player: Player) -> bool:
+    """The player's public page: anyone for a player listed publicly, else only those who
+    may edit the player (`can_edit_player`)."""
+    return player.listed or can_edit_player(user, player)
+
+
+def player_linked(listed: bool) -> bool:
+    """Whether a public output links a player's name to their page: only when listed (a
+    page closed to the public is not offered, whoever reads a shared page)."""
+    return bool(listed)
+
+
+STANDINGS, RATINGS = "standings", "ratings"
+
+
+def names_by_initials(club: Club | None, *, output: str = STANDINGS) -> bool:
+    """Whether a public output shows players not listed publicly by their initials
+    (`formats.public_name`): a rating list (`RATINGS`) always; the standings (`STANDINGS`:
+    the pages, projector, API, downloads and season tables of a club's tournaments) where
+    the club chose it (`Club.initials_in_standings`), else by name, not linked. `club`:
+    the tournament's (`tournament_names_by_initials`) or the club season's; None (a
+    league's season) by name."""
+    if output == RATINGS:
+        return True
+    if output != STANDINGS:
+        raise ValueError(f"unknown public output {output!r}")
+    return bool(club is not None and club.initials_in_standings)
+
+
+def tournament_names_by_initials(tournament: Tournament) -> bool:
+    """`names_by_initials` of a tournament's public standings: its club's choice, but for
+    a league's match day, which belongs to the league (not to the club that hosts it) and
+    shows names as the league's season does."""
+    if tournament.season_id is not None and tournament.season.league_id is not None:
+        return False
+    return names_by_initials(tournament.club)
 
 
 def can_direct_league(user, league: League | None) -> bool:

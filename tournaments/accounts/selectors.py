@@ -29,6 +29,9 @@ PEOPLE_KINDS = (
     Kind.MEMBERSHIP_ENDED,
     Kind.PLAYERS_MERGED,
     Kind.MERGE_UNDONE,
+    # A player's record (whether listed publicly, ...) and the club's own settings.
+    Kind.PLAYER_CHANGED,
+    Kind.CLUB_SETTINGS,
 )
 
 

@@ -70,7 +70,8 @@ def _row_out(row) -> dict:
         "rating": row.rating,
         "uncertainty": row.uncertainty,
         "series": row.series,
-        "url": player.get_absolute_url(),
+        # A player not listed publicly has no public page.
+        "url": player.get_absolute_url() if permissions.player_linked(player.listed) else None,
     }
 
 
@@ -118,6 +119,9 @@ def player_rating(request, player_id: int = Path(..., ge=0, le=LARGEST)):
     """A player's rating (null before `shown_from` rated series) and its history, one step
     per closed table in the results' order."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    # A player not listed publicly: no public career (`can_see_player_page`, as the page).
+    if not permissions.can_see_player_page(request.user, player):
+        raise Http404
     visible = set(
         permissions.visible_tournaments(request.user)
         .filter(series__seats__player=player)

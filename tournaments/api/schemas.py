@@ -429,7 +429,9 @@ class RatingRowOut(Schema):
     rating: int = Field(description="The rating as shown: 1500 at the start.")
     uncertainty: int = Field(description="± two standard deviations, in rating points.")
     series: int = Field(description="Series (closed tables) rated so far.")
-    url: str = Field(description="The player's page.")
+    url: str | None = Field(
+        description="The player's page; null for a player not listed publicly."
+    )
 
 
 class RatingStepOut(Schema):

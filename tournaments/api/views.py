@@ -35,6 +35,7 @@ from tournaments.caching.states import (
     visible_tournaments,
 )
 from tournaments.careers.selectors import FORM_WINDOW, head_to_head, player_career, player_shown
+from tournaments.formats import public_name, public_player_name
 from tournaments.games import SHEET_FIELDS
 from tournaments.leagues.selectors import season_tables
 from tournaments.models import Category, Game, Player, Season, Series, Table, Tournament
@@ -151,19 +152,32 @@ def _tournament_out(tournament: Tournament) -> dict:
     }
 
 
+def _standing_out_by_initials(row) -> dict:
+    """`_standing_out` where players not listed publicly show by initials."""
+    return _standing_out(row, initials=True)
+
+
+def _standing_layout(tournament):
+    """The API's layout of a standings row in `tournament` (`permissions.names_by_initials`):
+    a function of its own per choice, since `rows_json` keeps each row's text per layout."""
+    if permissions.tournament_names_by_initials(tournament):
+        return _standing_out_by_initials
+    return _standing_out
+
+
 def _game_out(game: Game) -> dict:
     fields = ("number", *SHEET_FIELDS, *COMPUTED_FIELDS)
     return {name: getattr(game, name) for name in fields}
 
 
-def _standing_out(row) -> dict:
+def _standing_out(row, *, initials: bool = False) -> dict:
     # The fields standings.json has too come from its layout (`standing_json`): a player
-    # without a team or club is null in both.
-    common = standing_json(row)
+    # without a team or club is null in both, and the player's public name the same.
+    common = standing_json(row, initials=initials)
     return {
         "rank": row.rank,
         "player_id": row.player_id,
-        "player": row.player_name,
+        "player": common["player"],
         "club": common["club"],
         "team": common["team"],
         "category": row.category,
@@ -297,7 +311,7 @@ def tournament_standings_view(request, slug: str, category: str | None = None):
     rows = standings_of(tournament, category=_category(category))
     # Laid out as StandingOut dumps them (a test holds `_standing_out` to the schema), and
     # rendered without validating 2,000 rows again: 103 ms of a version's first answer.
-    return _rendered(rows_json(rows, _standing_out, ensure_ascii=True))
+    return _rendered(rows_json(rows, _standing_layout(tournament), ensure_ascii=True))
 
 
 @router.get(
@@ -306,6 +320,7 @@ def tournament_standings_view(request, slug: str, category: str | None = None):
 @decorate_view(conditional(_tournament_state))
 def team_standings_view(request, slug: str):
     tournament = _tournament(request, slug)
+    initials = permissions.tournament_names_by_initials(tournament)
     return [
         {
             **{
@@ -314,7 +329,13 @@ def team_standings_view(request, slug: str):
             },
             "lost": team.lost,
             "members": [
-                {"player_id": m.player_id, "player": m.player_name, "list_points": m.list_points}
+                {
+                    "player_id": m.player_id,
+                    "player": public_name(
+                        m.player_name, listed=m.player_listed, initials=initials
+                    ),
+                    "list_points": m.list_points,
+                }
                 for m in team.members
             ],
         }
@@ -368,7 +389,9 @@ def live_feed(
 )
 @decorate_view(conditional(_tournament_state))
 def series_detail(request, slug: str, number: int = Path(..., ge=0, le=SMALLINT)):
-    series = _series(_tournament(request, slug), number)
+    tournament = _tournament(request, slug)
+    series = _series(tournament, number)
+    initials = permissions.tournament_names_by_initials(tournament)
     tables = series.tables.annotate(game_count=Count("games")).prefetch_related("seats__player")
     return {
         "number": series.number,
@@ -382,7 +405,11 @@ def series_detail(request, slug: str, number: int = Path(..., ge=0, le=SMALLINT)
                 "closed": table.closed,
                 "games": table.game_count,
                 "seats": [
-                    {"seat": s.number, "player_id": s.player_id, "player": s.player.name}
+                    {
+                        "seat": s.number,
+                        "player_id": s.player_id,
+                        "player": public_player_name(s.player, initials=initials),
+                    }
                     for s in sorted(table.seats.all(), key=lambda s: s.number)
                 ],
             }
@@ -403,7 +430,8 @@ def series_standings_view(
     tournament = _tournament(request, slug)
     series = _series(tournament, number)
     rows = series_standings_of(tournament, series.number, category=_category(category))
-    return [_standing_out(row) for row in rows]
+    layout = _standing_layout(tournament)
+    return [layout(row) for row in rows]
 
 
 @router.get(
@@ -426,6 +454,7 @@ def table_detail(
     series.tournament = tournament
     found.series = series
     sheet = table_sheet(found, blank_rows=False)
+    initials = permissions.tournament_names_by_initials(tournament)
     return {
         "series": series.number,
         "table": found.number,
@@ -435,7 +464,11 @@ def table_detail(
         "list_scoring": sheet.list_scoring,
         "provisional": sheet.provisional,
         "seats": [
-            {"seat": s.number, "player_id": s.player_id, "player": s.player.name}
+            {
+                "seat": s.number,
+                "player_id": s.player_id,
+                "player": public_player_name(s.player, initials=initials),
+            }
             for s in sheet.seats
         ],
         "rows": [
@@ -448,7 +481,15 @@ def table_detail(
             }
             for row in sheet.rows
         ],
-        "summary": [vars(line) for line in sheet.summary],
+        "summary": [
+            {
+                **vars(line),
+                "player_name": public_name(
+                    line.player_name, listed=line.player_listed, initials=initials
+                ),
+            }
+            for line in sheet.summary
+        ],
     }
 
 
@@ -501,6 +542,7 @@ def season_detail(request, slug: str, category: str | None = None):
         raise Http404
     viewer = request.user if request.user.is_authenticated else None
     tables = season_tables(season, category=_category(category), viewer=viewer)
+    initials = permissions.names_by_initials(season.club)
     return {
         **_season_out(season),
         "match_days": [
@@ -511,7 +553,7 @@ def season_detail(request, slug: str, category: str | None = None):
             {
                 "rank": row.rank,
                 "player_id": row.player_id,
-                "player": row.name,
+                "player": public_name(row.name, listed=row.listed, initials=initials),
                 "club": json_text(row.club),
                 "team": json_text(row.team),
                 "category": row.category,
@@ -557,6 +599,9 @@ def player_detail(request, player_id: int = Path(..., ge=0, le=LARGEST)):
     games (list points × 48 / games of the series) overall and by year, the form and the
     most frequent table mates."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    # Nobody learns of a player not listed publicly (`can_see_player_page`, as the page).
+    if not permissions.can_see_player_page(request.user, player):
+        raise Http404
     career = player_career(player, viewer=request.user)
     stats = career.stats
     # Nobody learns of a player who only appears in tournaments they may not see.
@@ -717,4 +762,7 @@ def head_to_head_detail(
 def standings_json_view(request, tournament: str):
     """Exactly the rows of `manage.py standings SLUG --format json` (the same function)."""
     found = _tournament(request, tournament)
-    return HttpResponse(standings_json_text(standings_of(found)), content_type="application/json")
+    text = standings_json_text(
+        standings_of(found), initials=permissions.tournament_names_by_initials(found)
+    )
+    return HttpResponse(text, content_type="application/json")

@@ -25,6 +25,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from tournaments.caching.advance import standings_advance, standings_progress
+from tournaments.permissions import tournament_names_by_initials
 from tournaments.standings.cards import card_maker, table_cards_html
 from tournaments.standings.selectors import (
     ComputedStandings,
@@ -32,6 +33,7 @@ from tournaments.standings.selectors import (
     series_standings_from,
     series_tables,
     standing_json,
+    standing_json_by_initials,
     standings_computed,
     tournament_standings,
 )
@@ -162,14 +164,25 @@ def series_cards_of(tournament, series):
     written since the version the cards were made for (`Table.sheet_version`): after a game
     one card of 500 is new. Anything else that changes a card (a draw, a seat, the series'
     length) draws a new layout, and the cards are made afresh."""
+    initials = tournament_names_by_initials(tournament)
     if not settings.PAGE_CACHE:
         return table_cards_html(
             tournament_slug=tournament.slug,
             series_number=series.number,
             cards=series_tables(series),
+            initials=initials,
         )
-    make = card_maker(tournament_slug=tournament.slug, series_number=series.number)
-    key = (tournament.pk, tournament.layout, series.pk, get_language(), get_script_prefix())
+    make = card_maker(
+        tournament_slug=tournament.slug, series_number=series.number, initials=initials
+    )
+    key = (
+        tournament.pk,
+        tournament.layout,
+        series.pk,
+        get_language(),
+        get_script_prefix(),
+        initials,
+    )
     with _compute_lock:
         kept = _cards.get(key)
         if kept is None or kept[0] > tournament.version:
@@ -223,10 +236,13 @@ def rows_json(rows: Iterable, layout: Callable[[object], dict], *, ensure_ascii:
     return "[" + ", ".join(texts) + "]"
 
 
-def standings_json_text(rows: Iterable) -> str:
+def standings_json_text(rows: Iterable, *, initials: bool = False) -> str:
     """The text of the standings JSON (interchange.md "Standings JSON"), one document with
     a closing newline: what `manage.py standings SLUG --format json` prints and
     `/t/<slug>/standings.json` serves, byte for byte (the README says "exactly"). Written
     as `json.dumps(rows)` writes it, on one line (`rows_json`: a row's text is kept while
-    the row lasts); `python -m json.tool` indents it for reading."""
-    return rows_json(rows, standing_json, ensure_ascii=False) + "\n"
+    the row lasts); `python -m json.tool` indents it for reading. `initials`: the public
+    answer of a club that shows players not listed publicly by initials
+    (`permissions.names_by_initials`); the command keeps every name."""
+    layout = standing_json_by_initials if initials else standing_json
+    return rows_json(rows, layout, ensure_ascii=False) + "\n"

@@ -7,9 +7,10 @@ and whether the answer depends on who asks (drafts are or may be in it):
 - a tournament's: its id, version and when the version moved (`tournaments.versions`),
   and a digest of its own row, so that an edit of its settings shows even where a writer
   does not bump the version;
-- a player's: their own fields and club, their tournaments' names, dates, visibility and
-  layout, and each of their seats with its stored totals and its table's `sheet_version`
-  (a game at another table changes nothing of theirs), and their rating with its history;
+- a player's: their own fields (whether listed publicly too) and club, their
+  tournaments' names, dates, visibility and layout, and each of their seats with its
+  stored totals and its table's `sheet_version` (a game at another table changes
+  nothing of theirs), and their rating with its history;
 - a rating list's: every figure and name it shows (`rating_list_state`);
 - a season's: every setting that changes its tables, each match day's version,
   publication, status and confirmation, its rosters and venues (confirming a day or
@@ -123,7 +124,7 @@ def _player_sql() -> tuple[str, str, str]:
 
     totals = ", ".join(f"s.{column(Seat, name)}" for name in TOTAL_FIELDS)
     own = (
-        "SELECT p.name, p.team, p.category, p.club_id, c.name"
+        "SELECT p.name, p.team, p.category, p.club_id, c.name, p.listed"
         f" FROM {table(Player)} p LEFT OUTER JOIN {table(Club)} c ON c.id = p.club_id"
         " WHERE p.id = %s"
     )
@@ -333,6 +334,7 @@ def rating_list_state(*, club=None, league=None, category: str = "") -> State:
             "player__name",
             "player__category",
             "player__club__name",
+            "player__listed",  # a player not listed publicly shows by initials
         )
     )
     scope = [(scoped.pk, scoped.name) for scoped in (club, league) if scoped is not None]

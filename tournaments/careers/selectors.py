@@ -146,7 +146,9 @@ def _viewer(viewer):
 def player_shown(viewer, player: Player) -> bool:
     """Whether `viewer` may learn of `player` (the head-to-head pages and answers, as the
     player's page): someone in a tournament the viewer may see, or of a club the viewer
-    manages."""
+    manages; never one not listed publicly to those who do not manage them."""
+    if not permissions.can_see_player_page(viewer, player):
+        return False
     seen = permissions.visible_tournaments(
         viewer,
         Tournament.objects.filter(
@@ -333,7 +335,8 @@ def _registered_only(player: Player, viewer, seated: set[int]) -> list[Tournamen
 
 
 def _mates(player: Player, series: list[CareerSeries], seats) -> list[TableMate]:
-    """The players the player met most often at a table with games (visible ones)."""
+    """The players the player met most often at a table with games (visible ones, listed
+    publicly)."""
     count: Counter[int] = Counter()
     for s in series:
         if not s.line.games:
@@ -346,9 +349,10 @@ def _mates(player: Player, series: list[CareerSeries], seats) -> list[TableMate]
     # The names of those who may be shown: as often as the last one shown, or more.
     least = sorted(count.values(), reverse=True)[:MATES_SHOWN][-1]
     names = dict(
-        Player.objects.filter(pk__in=[pk for pk, n in count.items() if n >= least]).values_list(
-            "pk", "name"
-        )
+        # Not one not listed publicly: a table mate's name links to head to head.
+        Player.objects.filter(
+            pk__in=[pk for pk, n in count.items() if n >= least], listed=True
+        ).values_list("pk", "name")
     )
     ranked = sorted(
         ((pk, n) for pk, n in count.items() if pk in names),

@@ -23,7 +23,12 @@ from reportlab.platypus import LongTable, Paragraph, TableStyle
 from tournaments.exporters.base_pdf import PdfDocument
 from tournaments.exporters.pdf_styles import BODY, FONT, FONT_BOLD, HEAD_ROW, HEADING, THIN, fit
 from tournaments.exporters.qr import standings_link
-from tournaments.formats import CLOSED_SHORT_LEGEND, FINAL_RESULTS, PROVISIONAL_LEGEND
+from tournaments.formats import (
+    CLOSED_SHORT_LEGEND,
+    FINAL_RESULTS,
+    PROVISIONAL_LEGEND,
+    public_name,
+)
 from tournaments.models import Category, Series, Tournament
 from tournaments.standings.selectors import (
     CLOSED_SHORT_MARK,
@@ -47,8 +52,11 @@ class ResultsPdf(PdfDocument):
         *,
         category: str | None = None,
         standings_url: str | None = None,
+        initials: bool = False,
     ):
         super().__init__(tournament)
+        # The public's copy where the club shows players not listed by initials.
+        self.initials = initials
         self.category = category or None
         self.standings_url = standings_url
         series = list(tournament.series.order_by("number").values_list("number", "status"))
@@ -92,7 +100,8 @@ class ResultsPdf(PdfDocument):
         ]
         rows = [header]
         for row in standings:
-            texts = [row.player_name, row.club, *([row.team] if with_team else [])]
+            name = public_name(row.player_name, listed=row.player_listed, initials=self.initials)
+            texts = [name, row.club, *([row.team] if with_team else [])]
             rows.append(
                 [
                     str(row.rank),

@@ -21,7 +21,7 @@ from tournaments.exporters import XLSX, Export
 from tournaments.exporters.base_pdf import PdfDocument
 from tournaments.exporters.pdf_styles import BODY, FONT, FONT_BOLD, HEAD_FILL, HEADING, ROUND, THIN
 from tournaments.exporters.workbook import POINTS, Column, TournamentWorkbook, workbook_save
-from tournaments.formats import format_match_points
+from tournaments.formats import format_match_points, public_name
 from tournaments.leagues.selectors import SeasonTables, day_standings, season_tables
 from tournaments.models import Season, Table
 
@@ -33,11 +33,12 @@ def _points(value) -> int | float:
 class SeasonWorkbook(TournamentWorkbook):
     """`SeasonWorkbook(season, viewer=...).render()` → the season's .xlsx as bytes."""
 
-    def __init__(self, season: Season, *, viewer=None):
+    def __init__(self, season: Season, *, viewer=None, initials: bool = False):
         self.season = season
         self.viewer = viewer
         self.filename = f"{season.slug}.xlsx"
         self.money = False
+        self.initials = initials  # `TournamentWorkbook.shown`
 
     def export(self) -> Export:
         return Export(self.filename, XLSX, self.render())
@@ -106,7 +107,7 @@ class SeasonWorkbook(TournamentWorkbook):
         for row in tables.players:
             values = (
                 row.rank,
-                row.name,
+                self.shown(row.name, row.listed),
                 row.club,
                 row.team,
                 row.category,
@@ -151,7 +152,8 @@ class SeasonWorkbook(TournamentWorkbook):
         ws.append(self.header(ws, players))
         standings = day.standings if day.standings is not None else day_standings(day.tournament)
         for row in standings:
-            values = (row.rank, row.player_name, row.team, row.list_points)
+            name = self.shown(row.player_name, row.player_listed)
+            values = (row.rank, name, row.team, row.list_points)
             ws.append(self.formatted(ws, players, values))
 
     def write_season_games(self, tables: SeasonTables):
@@ -183,13 +185,14 @@ FIGURE_WIDTH = 22 * mm
 class SeasonResultsPdf(PdfDocument):
     """The season's results: team table, each match day's table, player table."""
 
-    def __init__(self, season: Season, *, viewer=None):
+    def __init__(self, season: Season, *, viewer=None, initials: bool = False):
         # The page header and footer name the season where a tournament's PDF names the
         # tournament: they read `name`, `club.name` and `date` of this stand-in.
         owner = SimpleNamespace(name=str(season.owner))
         super().__init__(SimpleNamespace(name=season.name, club=owner, date=None))
         self.season = season
         self.viewer = viewer
+        self.initials = initials  # `permissions.names_by_initials`, for the public's copy
         self.filename = f"{season.slug}-results.pdf"
 
     @property
@@ -281,7 +284,7 @@ class SeasonResultsPdf(PdfDocument):
                 [
                     [
                         row.rank if row.rank is not None else "–",
-                        row.name,
+                        public_name(row.name, listed=row.listed, initials=self.initials),
                         row.team,
                         row.series,
                         row.list_points,

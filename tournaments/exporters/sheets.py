@@ -56,7 +56,7 @@ from tournaments.exporters.pdf_styles import (
     shrink,
 )
 from tournaments.exporters.qr import draw_qr
-from tournaments.formats import describe
+from tournaments.formats import describe, public_player_name
 from tournaments.models import RuleSet, Seat, Series, Table, Tournament
 from tournaments.sheets.selectors import SeatSummary, SheetRow, table_sheet
 
@@ -238,13 +238,17 @@ class ScoreSheetsPdf(PdfDocument):
         )
 
     @classmethod
-    def filled(cls, table: Table) -> ScoreSheetsPdf:
-        """The sheet of one table as entered, with the summary block filled in."""
+    def filled(cls, table: Table, *, initials: bool = False) -> ScoreSheetsPdf:
+        """The sheet of one table as entered, with the summary block filled in; `initials`:
+        the public's copy where the club shows players not listed by initials."""
         sheet = table_sheet(table)
         page = SheetPage(
             series_number=table.series.number,
             table=table,
-            names={seat.number: seat.player.name for seat in sheet.seats},
+            names={
+                seat.number: public_player_name(seat.player, initials=initials)
+                for seat in sheet.seats
+            },
             length=len(sheet.rows),
             rows=sheet.rows,
             summary={line.seat: line for line in sheet.summary},

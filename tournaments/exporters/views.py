@@ -48,6 +48,13 @@ def _link_url(request):
     return lambda token: entry_url(request, token)
 
 
+def _initials(view) -> bool:
+    """A public download of a tournament: players not listed publicly by initials where
+    the club chose them (`permissions.names_by_initials`), but for those who manage it
+    (the director's copy keeps every name)."""
+    return not view.can_manage and permissions.tournament_names_by_initials(view.tournament)
+
+
 def _standings_url(request, tournament) -> str:
     """The absolute address of the public standings (a QR code on the printed lists)."""
     return request.build_absolute_uri(tournament.get_absolute_url())
@@ -61,6 +68,7 @@ class ResultsPdfView(TournamentMixin, DownloadView):
             self.tournament,
             category=category_of(self.request) or None,
             standings_url=_standings_url(self.request, self.tournament),
+            initials=_initials(self),
         )
 
 
@@ -68,14 +76,14 @@ class WorkbookView(TournamentMixin, DownloadView):
     """Standings, series, teams and every game; with the money sheet for the secretaries."""
 
     def exporter(self):
-        return TournamentWorkbook(self.tournament, money=self.can_manage)
+        return TournamentWorkbook(self.tournament, money=self.can_manage, initials=_initials(self))
 
 
 class TableSheetPdfView(TableMixin, DownloadView):
     """The score sheet of one table as entered so far."""
 
     def exporter(self):
-        return ScoreSheetsPdf.filled(self.table)
+        return ScoreSheetsPdf.filled(self.table, initials=_initials(self))
 
 
 class BlankSheetsPdfView(SeriesMixin, ManageMixin, DownloadView):
@@ -165,12 +173,20 @@ class SeasonDownloadMixin(SeasonMixin):
     def viewer(self):
         return self.request.user if self.request.user.is_authenticated else None
 
+    @property
+    def initials(self) -> bool:
+        """Players not listed publicly by initials in the public's copy of a club's season
+        that chose them (`permissions.names_by_initials`); those who run it keep names."""
+        if permissions.can_manage_season(self.request.user, self.season):
+            return False
+        return permissions.names_by_initials(self.season.club)
+
 
 class SeasonWorkbookView(SeasonDownloadMixin, DownloadView):
     def exporter(self):
-        return SeasonWorkbook(self.season, viewer=self.viewer)
+        return SeasonWorkbook(self.season, viewer=self.viewer, initials=self.initials)
 
 
 class SeasonResultsPdfView(SeasonDownloadMixin, DownloadView):
     def exporter(self):
-        return SeasonResultsPdf(self.season, viewer=self.viewer)
+        return SeasonResultsPdf(self.season, viewer=self.viewer, initials=self.initials)

@@ -55,7 +55,7 @@ from openpyxl.writer.excel import ExcelWriter
 from tournaments.exporters import XLSX, Export
 from tournaments.exporters.sheets import NULL_OVERBID_NOTE
 from tournaments.exporters.xlsx_rows import LeanRows
-from tournaments.formats import CLOSED_SHORT_LEGEND, PROVISIONAL_LEGEND
+from tournaments.formats import CLOSED_SHORT_LEGEND, PROVISIONAL_LEGEND, public_name
 from tournaments.games import COMPUTED_FIELDS, DECLARED_FIELDS, schneider_of
 from tournaments.log.selectors import tournament_log
 from tournaments.models import (
@@ -136,16 +136,20 @@ def workbook_save(workbook: Workbook, target) -> None:
 
 class TournamentWorkbook:
     """`TournamentWorkbook(tournament).render()` → the .xlsx file as bytes; `money` adds the
-    Money sheet (for the club's secretaries)."""
+    Money sheet (for the club's secretaries); `initials`: the public's download where the
+    club shows players not listed publicly by initials (`permissions.names_by_initials`)."""
 
     chunk_size = 2000
 
-    def __init__(
-        self, tournament: Tournament, *, money: bool = False, filename: str | None = None
-    ):
+    def __init__(self, tournament: Tournament, *, money=False, filename=None, initials=False):
         self.tournament = tournament
         self.money = money
         self.filename = filename or f"{tournament.slug}.xlsx"
+        self.initials = initials
+
+    def shown(self, name: str, listed: bool) -> str:
+        """A player's name as this workbook shows it (`formats.public_name`)."""
+        return public_name(name, listed=listed, initials=self.initials)
 
     def export(self) -> Export:
         return Export(self.filename, XLSX, self.render())
@@ -311,7 +315,7 @@ class TournamentWorkbook:
                     columns,
                     [
                         row.rank,
-                        row.player_name,
+                        self.shown(row.player_name, row.player_listed),
                         row.club,
                         row.team,
                         *(
@@ -356,7 +360,7 @@ class TournamentWorkbook:
                     columns,
                     [
                         row.rank,
-                        row.player_name,
+                        self.shown(row.player_name, row.player_listed),
                         row.club,
                         row.team,
                         result.table if result else None,
@@ -418,7 +422,10 @@ class TournamentWorkbook:
         ]
         ws = self.sheet(_("Teams"), columns)
         for team in teams:
-            members = ", ".join(f"{m.player_name} ({m.list_points})" for m in team.members)
+            shown = self.shown
+            members = ", ".join(
+                f"{shown(m.player_name, m.player_listed)} ({m.list_points})" for m in team.members
+            )
             ws.append(
                 self.formatted(
                     ws,
@@ -578,12 +585,12 @@ class TournamentWorkbook:
     def seat_names(
         self, tournaments: Sequence[Tournament] | None = None
     ) -> dict[tuple[int, int], str]:
-        """(table id, seat) → the player's name, at `tournaments` (default: this one)."""
+        """(table id, seat) → the player's name shown, at `tournaments` (default: this one)."""
         return {
-            (table_id, seat): name
-            for table_id, seat, name in Seat.objects.filter(
+            (table_id, seat): self.shown(name, listed)
+            for table_id, seat, name, listed in Seat.objects.filter(
                 series__tournament__in=[self.tournament] if tournaments is None else tournaments
-            ).values_list("table_id", "number", "player__name")
+            ).values_list("table_id", "number", "player__name", "player__listed")
         }
 
     def write_games(self):

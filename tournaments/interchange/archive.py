@@ -55,7 +55,7 @@ TOURNAMENT_FIELDS = (
     "team_best_n",
 )
 SEASON_FIELDS = ("slug", "name", "teams_best_n")
-PLAYER_FIELDS = ("id", "category", "federation_number")
+PLAYER_FIELDS = ("id", "category", "federation_number", "listed")
 REGISTRATION_FIELDS = ("player", "lot")
 FEE_FIELDS = ("entry_fee", "table_fee", "lost_game_fee", "lost_game_fee_high")
 MONEY_FIELDS = (
@@ -374,10 +374,13 @@ class _ArchiveChecker:
                 )
             elif number:
                 numbered[key] = index
+            # Given only for a player not listed publicly (`Player.listed`).
+            listed = self.c.boolean(place, data, "listed", True)
             if player_id:
                 self.plan.players[player_id] = {
                     "category": category,
                     "federation_number": number or "",
+                    "listed": listed,
                 }
 
     def registrations(self, entries):

@@ -78,9 +78,9 @@ def archive_export(tournament: Tournament, ids: dict[int, str]) -> dict:
     users = _usernames(game_changes, penalty_changes, payments)
 
     players = {
-        pk: (category, number)
-        for pk, category, number in Player.objects.filter(pk__in=ids).values_list(
-            "pk", "category", "federation_number"
+        pk: (category, number, listed)
+        for pk, category, number, listed in Player.objects.filter(pk__in=ids).values_list(
+            "pk", "category", "federation_number", "listed"
         )
     }
     registrations = Registration.objects.filter(tournament=tournament).values_list(
@@ -100,7 +100,13 @@ def archive_export(tournament: Tournament, ids: dict[int, str]) -> dict:
             "team_best_n": tournament.team_best_n,
         },
         "players": [
-            {"id": local, "category": players[pk][0], "federation_number": players[pk][1]}
+            {
+                "id": local,
+                "category": players[pk][0],
+                "federation_number": players[pk][1],
+                # Only for a player not listed publicly: other archives stay as they were.
+                **({} if players[pk][2] else {"listed": False}),
+            }
             for pk, local in ids.items()
         ],
         "registrations": sorted(

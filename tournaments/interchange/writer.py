@@ -53,6 +53,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.ratings.services import date_key, ratings_replay
 from tournaments.registry.matching import PlayerTally, Wanted, player_label, players_matching
 from tournaments.registry.services import (
     club_create,
@@ -118,6 +119,7 @@ class _Writer:
         self.in_season = season  # a season document's match day: its season, and
         self.published = published  # whether it is shown, say so instead of an archive
         self.stack = stack
+        self.replaced_on = None  # the date of the tournament an import replaces
         self.c: _Checker | None = None
         self.clubs: dict[str, Club] = {}
         self.preview: ArchivePlan | None = None
@@ -178,6 +180,7 @@ class _Writer:
             )
             return
         if existing is not None:
+            self.replaced_on = existing.date
             tournament_purge(tournament=existing)
         try:
             # A savepoint: an import of the same document at the same time (on PostgreSQL
@@ -498,6 +501,9 @@ class _Writer:
         # the rows; a table with a second copy has disputed rows, which count nowhere
         # until settled: those seats again, from the games and the copies.
         tables_rewritten(tournament_id=tournament.pk, table_ids=copied)
+        # The closed tables are results in the ratings' order (an old tournament lands
+        # among later ones): replay from its date, or the replaced one's if earlier.
+        ratings_replay(since=date_key(min(tournament.date, self.replaced_on or tournament.date)))
         return tournament
 
 

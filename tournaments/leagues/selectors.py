@@ -35,6 +35,7 @@ from fractions import Fraction
 
 from tournaments import permissions
 from tournaments.collation import alpha_key
+from tournaments.formats import public_name
 from tournaments.leagues.sql import (
     SERIES_FIGURES,
     best_series,
@@ -143,6 +144,13 @@ class PlayerRow:
     won: int
     lost: int
     days: dict[str, int] = field(default_factory=dict)  # tournament slug → list points
+    listed: bool = True  # `Player.listed` (a closed season's archive: as when it closed)
+
+    @property
+    def name_by_initials(self) -> str:
+        """The name a public output that shows initials shows (`formats.public_name`),
+        by which such a table sorts its names."""
+        return public_name(self.name, listed=self.listed, initials=True)
 
     @property
     def series(self) -> str:
@@ -261,6 +269,7 @@ def _copy_empty(row: StandingRow) -> StandingRow:
         club=row.club,
         team=row.team,
         category=row.category,
+        player_listed=row.player_listed,
     )
 
 
@@ -387,6 +396,7 @@ def _season_tables(
                     rank=None,
                     player_id=standing.player_id,
                     name=standing.player_name,
+                    listed=standing.player_listed,
                     club=standing.club,
                     team=standing.team,
                     category=standing.category,
@@ -503,6 +513,9 @@ def tables_json(tables: SeasonTables) -> dict:
                 "won": row.won,
                 "lost": row.lost,
                 "days": row.days,
+                # Only for a player not listed publicly (`Player.listed`): the archive of a
+                # closed season keeps the flag as it was then.
+                **({} if row.listed else {"listed": False}),
             }
             for row in tables.players
         ],
@@ -565,6 +578,7 @@ def tables_from_json(season: Season, data: dict, *, category: str | None = None)
             won=row["won"],
             lost=row["lost"],
             days=row["days"],
+            listed=row.get("listed", True),
         )
         for row in data["players"]
         if not category or row["category"] == category

@@ -112,7 +112,8 @@ def best_series(
 @lru_cache(maxsize=64)
 def _registrations_sql(days: int) -> str:
     return (
-        "SELECT r.tournament_id, r.player_id, p.name, c.name, p.team, p.category, r.lot"
+        "SELECT r.tournament_id, r.player_id, p.name, c.name, p.team, p.category, r.lot,"
+        " p.listed"
         f" FROM {Registration._meta.db_table} r"
         f" INNER JOIN {Player._meta.db_table} p ON p.id = r.player_id"
         f" LEFT OUTER JOIN {Club._meta.db_table} c ON c.id = p.club_id"
@@ -121,7 +122,7 @@ def _registrations_sql(days: int) -> str:
 
 
 def registrations(days: list[int]) -> list[tuple]:
-    """(day id, player id, name, club, team, category, lot) of every registration of the
+    """(day id, player id, name, club, team, category, lot, listed) of every registration of the
     `days` (ids), in the order they were made."""
     return fetch(_registrations_sql(len(days)), days) if days else []
 

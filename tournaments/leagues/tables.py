@@ -7,7 +7,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.formats import bdi, format_match_points
+from tournaments.formats import bdi, format_match_points, public_name
+from tournaments.permissions import player_linked
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 HIDE_PHONE = {"th": {"class": "hide-phone"}, "td": {"class": "hide-phone"}}
@@ -82,23 +83,43 @@ class SeasonPlayerTable(tables.Table):
         orderable = False
         empty_text = _("No results yet.")
 
-    def __init__(self, data, *, match_days=(), **kwargs):
+    def __init__(self, data, *, match_days=(), initials=False, **kwargs):
+        # Players not listed publicly by initials (`permissions.names_by_initials`).
+        self.initials = initials
         extra = _day_columns(match_days, lambda day: f"days__{day.slug}")
+        if initials:
+            # Sorted by the name shown: a hidden surname must not show through the order.
+            column = type(self).base_columns["name"]
+            extra.append(
+                (
+                    "name",
+                    tables.Column(
+                        verbose_name=column.verbose_name,
+                        attrs=column.attrs,
+                        order_by=("name_by_initials",),
+                    ),
+                )
+            )
         sequence = ["rank", "name", "team", *(n for n, _c in extra)]
         sequence += ["series", "won", "lost", "list_points"]
         super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
 
+    def shown_name(self, record) -> str:
+        return public_name(record.name, listed=record.listed, initials=self.initials)
+
     def render_name(self, record):
-        if record.player_id is None:  # a closed season's archive keeps the names only
-            return bdi(record.name)
+        # A closed season's archive keeps the names only; a player not listed publicly
+        # has no public page to link to.
+        if record.player_id is None or not player_linked(record.listed):
+            return bdi(self.shown_name(record))
         return format_html(
             '<a href="{}">{}</a>',
             reverse("player_detail", kwargs={"pk": record.player_id}),
-            bdi(record.name),
+            bdi(self.shown_name(record)),
         )
 
     def value_name(self, record):
-        return record.name
+        return self.shown_name(record)
 
     def order_rank(self, rows, is_descending):
         # The unranked (None) stay below the ranked, either way.

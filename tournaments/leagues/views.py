@@ -74,7 +74,12 @@ class SeasonTablesView(SeasonTablesMixin, TemplateView):
         tables, category = self.tables_asked()
         counted = tables.counted_days
         team_table = SeasonTeamTable(tables.teams, match_days=counted, prefix="t-")
-        player_table = SeasonPlayerTable(tables.players, match_days=counted, prefix="p-")
+        player_table = SeasonPlayerTable(
+            tables.players,
+            match_days=counted,
+            prefix="p-",
+            initials=permissions.names_by_initials(self.season.club),
+        )
         RequestConfig(self.request, paginate=False).configure(team_table)
         RequestConfig(self.request, paginate=False).configure(player_table)
         context.update(

@@ -24,6 +24,8 @@ class ActionLog(models.Model):
         REGISTRATION_REMOVED = "registration_removed", _("registration removed")
         REGISTRATION_WITHDRAWN = "registration_withdrawn", _("player withdrawn")
         PLAYER_CREATED = "player_created", _("player created")
+        PLAYER_CHANGED = "player_changed", _("player changed")
+        CLUB_SETTINGS = "club_settings", _("club settings changed")
         SEASON_CREATED = "season_created", _("season created")
         TOURNAMENT_CREATED = "tournament_created", _("tournament created")
         SHEET_CLOSED = "sheet_closed", _("sheet closed")

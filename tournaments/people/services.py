@@ -33,6 +33,7 @@ from tournaments.models import (
 )
 from tournaments.people.selectors import merge_marks, merge_preview, undo_blockers
 from tournaments.permissions import acting_user
+from tournaments.ratings.services import ratings_recompute_for
 from tournaments.registry.selectors import federation_number_taken
 from tournaments.versions import version_bump
 
@@ -104,11 +105,9 @@ def _tournaments_of(player_id: int) -> set[int]:
 
 
 def _ratings_recompute(player: Player) -> None:
-    """RATINGS RECOMPUTE CALL SITE: a merge (or its undo) changes which results are whose,
-    so the player's ratings must be recomputed from all their results. The rating services
-    (`tournaments.ratings.services`) are written in another branch; call their recompute
-    for `player` here once they exist. Until then the rows of the absorbed record are
-    deleted and the kept player's stay as they were."""
+    """A merge (or its undo) changes which results are whose: the player's ratings, and
+    with them every later one, are replayed from the player's first rated table."""
+    ratings_recompute_for(player)
 
 
 def player_merge(
@@ -143,6 +142,11 @@ def player_merge(
             raise UserError(" ".join(preview.blockers))
         marks = merge_marks()
         tournaments = _tournaments_of(absorbed.pk)
+        # A person who asked not to be listed publicly stays unlisted on the kept record,
+        # whose own tournaments then show them so too (`formats.public_name`).
+        unlisted = not absorbed.listed and kept.listed
+        if unlisted:
+            tournaments |= _tournaments_of(kept.pk)
         fields = {
             "pk": absorbed.pk,
             "name": absorbed.name,
@@ -151,6 +155,7 @@ def player_merge(
             "category": absorbed.category,
             "federation_number": absorbed.federation_number,
             "user_id": absorbed.user_id,
+            "listed": absorbed.listed,
         }
         moved = {}
         for name, model in (
@@ -188,6 +193,10 @@ def player_merge(
         if moved["federation_number"]:
             kept.federation_number = fields["federation_number"]
             update.append("federation_number")
+        moved["unlisted"] = unlisted
+        if unlisted:
+            kept.listed = False
+            update.append("listed")
         if update:
             kept.save(update_fields=update)
         merge = PlayerMerge.objects.create(
@@ -250,6 +259,9 @@ def player_merge_undo(
         if moved.get("user"):
             kept.user_id = None
             kept.save(update_fields=["user"])
+        if moved.get("unlisted"):  # listed again, as before the merge
+            kept.listed = True
+            kept.save(update_fields=["listed"])
         number_refused = federation_number_taken(fields["federation_number"])
         if number_refused:  # (undo_blockers checked it; a concurrent write may not)
             raise UserError(number_refused)
@@ -260,6 +272,7 @@ def player_merge_undo(
             category=fields["category"],
             federation_number=fields["federation_number"],
             user_id=fields["user_id"],
+            listed=fields.get("listed", True),
         )
         if not Player.objects.filter(pk=fields["pk"]).exists():
             restored.pk = fields["pk"]
@@ -295,6 +308,9 @@ def player_merge_undo(
         )
         _ratings_recompute(kept)
         _ratings_recompute(restored)
-        for tournament_id in sorted(_tournaments_of(restored.pk)):
+        again = _tournaments_of(restored.pk)
+        if moved.get("unlisted"):
+            again |= _tournaments_of(kept.pk)
+        for tournament_id in sorted(again):
             version_bump(tournament_id=tournament_id)
     return restored

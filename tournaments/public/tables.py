@@ -20,7 +20,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import A, signature
 
-from tournaments.formats import bdi, format_rating
+from tournaments.formats import bdi, format_rating, public_name
+from tournaments.permissions import player_linked
 from tournaments.ratings.selectors import listed_name
 from tournaments.standings.selectors import CLOSED_SHORT_MARK, closed_short_notes
 
@@ -108,7 +109,14 @@ class QuickBodyMixin:
         context = Context(autoescape=True)
         attrs = self._column_attrs()
         tds = [f"<td {attrs[bound.name]['td'].as_html()}>" for bound, *_ in plan]
-        kind = (type(self), *tds, get_language(), get_script_prefix())
+        # `initials`: a table showing players not listed publicly by initials.
+        kind = (
+            type(self),
+            *tds,
+            get_language(),
+            get_script_prefix(),
+            getattr(self, "initials", None),
+        )
         grouping = settings.USE_THOUSAND_SEPARATOR
         lines = []
         for row in self.paginated_rows:
@@ -344,12 +352,31 @@ def _player_url_parts(_language, _prefix) -> tuple[str, str]:
     return escape(before), escape(after)
 
 
-def _player_link(record, url_parts: tuple[str, str] | None = None):
-    """`<a href="/players/ID/">name</a>`, as format_html makes it (every part escaped).
-    `url_parts`: `_player_url_parts` of the request's language and prefix, if known."""
+def _player_link(record, url_parts: tuple[str, str] | None = None, *, initials: bool = False):
+    """`<a href="/players/ID/">name</a>`, as format_html makes it (every part escaped); a
+    player not listed publicly by their public name (`initials`: by initials) and without
+    a link, their page being closed to the public. `url_parts`: `_player_url_parts` of the
+    request's language and prefix, if known."""
+    listed = getattr(record, "player_listed", True)
+    name = bdi(public_name(record.player_name, listed=listed, initials=initials))
+    if not player_linked(listed):
+        return SafeString(name)
     before, after = url_parts or _player_url_parts(get_language(), get_script_prefix())
-    return SafeString(
-        f'<a href="{before}{escape(str(record.player_id))}{after}">{bdi(record.player_name)}</a>'
+    return SafeString(f'<a href="{before}{escape(str(record.player_id))}{after}">{name}</a>')
+
+
+def shown_player_name(record, *, initials: bool) -> str:
+    """A standings row's player as a public table shows and sorts it (`public_name`)."""
+    return public_name(
+        record.player_name, listed=getattr(record, "player_listed", True), initials=initials
+    )
+
+
+def by_initials(column: tables.Column) -> tables.Column:
+    """A copy of a name column that sorts by the name shown where players not listed
+    publicly show by initials (the rows' `name_by_initials`)."""
+    return tables.Column(
+        verbose_name=column.verbose_name, attrs=column.attrs, order_by=("name_by_initials",)
     )
 
 
@@ -383,8 +410,11 @@ class StandingsTable(QuickBodyMixin, tables.Table):
         list_scoring=True,
         exclude=(),
         in_play=False,
+        initials=False,
         **kwargs,
     ):
+        # Players not listed publicly by initials (`permissions.names_by_initials`).
+        self.initials = initials
         extra = [
             (
                 f"series_{n}",
@@ -397,6 +427,9 @@ class StandingsTable(QuickBodyMixin, tables.Table):
             )
             for n in series_numbers
         ]
+        if initials:
+            # Sorted by the name shown: a hidden surname must not show through the order.
+            extra.append(("player_name", by_initials(type(self).base_columns["player_name"])))
         sequence = [
             "rank",
             "player_name",
@@ -437,7 +470,7 @@ class StandingsTable(QuickBodyMixin, tables.Table):
         return value
 
     def render_player_name(self, record):
-        return _player_link(record, self._player_url)
+        return _player_link(record, self._player_url, initials=self.initials)
 
     @cached_property
     def _player_url(self) -> tuple[str, str]:
@@ -445,7 +478,7 @@ class StandingsTable(QuickBodyMixin, tables.Table):
         return _player_url_parts(get_language(), get_script_prefix())
 
     def value_player_name(self, record):
-        return record.player_name
+        return shown_player_name(record, initials=self.initials)
 
 
 class TeamStandingsTable(tables.Table):
@@ -460,13 +493,25 @@ class TeamStandingsTable(tables.Table):
         orderable = True
         empty_text = _("No teams.")
 
+    def __init__(self, data, *, initials=False, **kwargs):
+        self.initials = initials  # `permissions.names_by_initials`
+        super().__init__(data, **kwargs)
+
     def render_members(self, record):
         return format_html_join(
-            ", ", "{} ({})", ((bdi(m.player_name), m.list_points) for m in record.members)
+            ", ",
+            "{} ({})",
+            (
+                (bdi(shown_player_name(m, initials=self.initials)), m.list_points)
+                for m in record.members
+            ),
         )
 
     def value_members(self, record):
-        return ", ".join(f"{m.player_name} ({m.list_points})" for m in record.members)
+        return ", ".join(
+            f"{shown_player_name(m, initials=self.initials)} ({m.list_points})"
+            for m in record.members
+        )
 
 
 class RatingTable(QuickBodyMixin, tables.Table):
@@ -485,10 +530,12 @@ class RatingTable(QuickBodyMixin, tables.Table):
         empty_text = _("No player has a rating here yet.")
 
     def render_player(self, record):
+        name = bdi(listed_name(record.player))
+        if not player_linked(record.player.listed):  # no public page to link to
+            return SafeString(name)
         parts = _player_url_parts(get_language(), get_script_prefix())
         return SafeString(
-            f'<a href="{parts[0]}{escape(str(record.player.pk))}{parts[1]}">'
-            f"{bdi(listed_name(record.player))}</a>"
+            f'<a href="{parts[0]}{escape(str(record.player.pk))}{parts[1]}">{name}</a>'
         )
 
     def value_player(self, record):

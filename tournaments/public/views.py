@@ -33,7 +33,7 @@ from tournaments.careers.selectors import (
     player_shown,
 )
 from tournaments.collation import alphabetical, name_of
-from tournaments.formats import format_rating
+from tournaments.formats import format_rating, public_name
 from tournaments.leagues.tables import SeasonPlayerTable, SeasonTeamTable
 from tournaments.mixins import SeriesMixin, TableMixin, TournamentMixin
 from tournaments.models import Category, Club, League, Player, Season, Seat, Series, Tournament
@@ -102,6 +102,7 @@ class TournamentDetailView(TournamentPageMixin, TournamentMixin, TemplateView):
             # Without teams the column would be empty on every row.
             exclude=() if has_teams else ("team",),
             in_play=bool(progress),
+            initials=permissions.tournament_names_by_initials(self.tournament),
         )
         # Large open tournaments: 100 rows a page keeps the page quick on a phone.
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
@@ -129,7 +130,10 @@ class SeriesDetailView(TournamentPageMixin, SeriesMixin, TemplateView):
         )
         in_play = self.series.status == Series.Status.OPEN
         table = StandingsTable(
-            standings, list_scoring=self.tournament.uses_list_points, in_play=in_play
+            standings,
+            list_scoring=self.tournament.uses_list_points,
+            in_play=in_play,
+            initials=permissions.tournament_names_by_initials(self.tournament),
         )
         RequestConfig(self.request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         cards = series_cards_of(self.tournament, self.series)
@@ -152,6 +156,7 @@ class TableDetailView(TournamentPageMixin, TableMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["sheet"] = table_sheet(self.table, blank_rows=False)
+        context["initials"] = permissions.tournament_names_by_initials(self.tournament)
         return context
 
 
@@ -162,7 +167,8 @@ class TeamStandingsView(TournamentPageMixin, TournamentMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         context["series_list"] = self.series_list  # the tabs' and the standings' series
         table = TeamStandingsTable(
-            team_standings(self.tournament, standings=standings_of(self.tournament))
+            team_standings(self.tournament, standings=standings_of(self.tournament)),
+            initials=permissions.tournament_names_by_initials(self.tournament),
         )
         RequestConfig(self.request, paginate=False).configure(table)
         context["table"] = table
@@ -185,6 +191,9 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
 
     def get_object(self, queryset=None):
         player = super().get_object(queryset)
+        # A player not listed publicly has no public page (those who manage them see it).
+        if not permissions.can_see_player_page(self.request.user, player):
+            raise Http404
         self.career = player_career(player, viewer=self.request.user)
         self.stats = self.career.stats
         # Nobody learns of a player who only appears in tournaments they may not see.
@@ -248,7 +257,7 @@ class HeadToHeadView(VersionedPageMixin, TemplateView):
 
 class PlayerSearchView(TemplateView):
     """Find another player by name, for head to head with the player of the address:
-    players seated in a tournament the viewer may see."""
+    players listed publicly and seated in a tournament the viewer may see."""
 
     template_name = "tournaments/player_search.html"
     limit = 20
@@ -263,6 +272,7 @@ class PlayerSearchView(TemplateView):
             found = list(
                 Player.objects.filter(
                     name__icontains=query,
+                    listed=True,
                     pk__in=Seat.objects.filter(series__tournament__in=visible).values("player_id"),
                 )
                 .exclude(pk=player.pk)
@@ -311,7 +321,11 @@ class SeasonDetailView(SeasonTablesMixin, TemplateView):
         tables, category = self.tables_asked()
         # A club's own season: its teams' club column left out.
         players_table = SeasonPlayerTable(
-            tables.players, match_days=tables.counted_days, prefix="p-", orderable=True
+            tables.players,
+            match_days=tables.counted_days,
+            prefix="p-",
+            orderable=True,
+            initials=permissions.names_by_initials(self.season.club),
         )
         teams_table = SeasonTeamTable(tables.teams, prefix="t-", orderable=True, exclude=["club"])
         RequestConfig(self.request, paginate=False).configure(players_table)
@@ -359,6 +373,12 @@ class ProjectorView(TournamentPageMixin, TournamentMixin, TemplateView):
         page = paginator.page(number if 1 <= number <= paginator.num_pages else 1)
         following = page.next_page_number() if page.has_next() else 1
         fit = self.request.GET.get("fit") == "1" or "rows" not in self.request.GET
+        initials = permissions.tournament_names_by_initials(self.tournament)
+        latest = latest_games(self.tournament, limit=8)
+        for game in latest:
+            game.declarer_public_name = public_name(
+                game.declarer_name, listed=game.declarer_listed, initials=initials
+            )
         query = {"page": following, "rows": rows, **({"fit": 1} if fit else {})}
         context.update(
             standings=page.object_list,
@@ -371,7 +391,8 @@ class ProjectorView(TournamentPageMixin, TournamentMixin, TemplateView):
             has_provisional=any(row.provisional for row in page.object_list),
             closed_short_notes=closed_short_notes(page.object_list),
             closed_short_mark=CLOSED_SHORT_MARK,
-            latest=latest_games(self.tournament, limit=8),
+            latest=latest,
+            initials=initials,
             refresh_seconds=self.refresh_seconds,
         )
         return context

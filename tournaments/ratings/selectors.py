@@ -8,7 +8,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tournaments.collation import alpha_key
+from tournaments.formats import public_player_name
 from tournaments.models import Player, Rating, RatingChange, Seat, Table
+from tournaments.permissions import RATINGS, names_by_initials
 from tournaments.ratings.method import SHOWN_FROM, shown
 
 
@@ -68,10 +70,10 @@ def rating_list(*, club=None, league=None, category: str = "") -> list[RatingRow
 
 
 def listed_name(player: Player) -> str:
-    """The name a public rating list (page and API) shows for a player: the one place that
-    decides it. PRIVACY: `formats.public_player_name(player)` (a player not listed
-    publicly by their initials) goes here once it exists; until then the name."""
-    return player.name
+    """The name a public rating list (page and API) shows for a player: a player not
+    listed publicly by initials, always in a rating list (`formats.public_player_name`,
+    `permissions.names_by_initials` of `RATINGS`)."""
+    return public_player_name(player, initials=names_by_initials(None, output=RATINGS))
 
 
 def rating_order(player_ids: Iterable[int]) -> list[int]:

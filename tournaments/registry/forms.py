@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.alphabetical_fields import list_alphabetically
 from tournaments.choices import RAMSCH_RULE_SETS, ramsch_rule_refusal
 from tournaments.fields import NameChoiceField, NamesChoiceField
-from tournaments.models import Category, Membership, Player, Season, Tournament
+from tournaments.models import Category, Club, Membership, Player, Season, Tournament
 from tournaments.registry.selectors import federation_number_taken
 
 
@@ -159,7 +159,7 @@ class SeasonForm(forms.ModelForm):
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["name", "team", "category", "federation_number"]
+        fields = ["name", "team", "category", "federation_number", "listed"]
 
     def clean_federation_number(self):
         # Site-wide: the refusal names who has the number (the services say the same).
@@ -168,6 +168,14 @@ class PlayerForm(forms.ModelForm):
         if taken:
             raise forms.ValidationError(taken)
         return number
+
+
+class ClubSettingsForm(forms.ModelForm):
+    """A club's own settings, edited by its secretaries."""
+
+    class Meta:
+        model = Club
+        fields = ["initials_in_standings"]
 
 
 class QuickAddPlayerForm(forms.Form):

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -45,7 +45,9 @@ from tournaments.models import (
     has_control_characters,
 )
 from tournaments.phrases import phrase
+from tournaments.ratings.services import date_key, ratings_replay
 from tournaments.registry.matching import person_key
+from tournaments.registry.players import player_update  # noqa: F401 (imported from here too)
 from tournaments.registry.selectors import (
     check_importable,
     federation_number_message,
@@ -114,6 +116,7 @@ def player_create(
     team: str = "",
     category: str = "",
     federation_number: str = "",
+    listed: bool = True,
     user=None,
     key: str | None = None,
 ) -> Player:
@@ -133,6 +136,7 @@ def player_create(
                 team=team.strip(),
                 category=category,
                 federation_number=federation_number.strip(),
+                listed=bool(listed),
             )
         )
         try:
@@ -168,6 +172,7 @@ def players_create(entries: Sequence[dict]) -> list[Player]:
             team=team.strip(),
             category=entry.get("category", ""),
             federation_number=number.strip(),
+            listed=entry.get("listed", True),
         )
         # The federation number, unique site-wide, is checked below for all at once.
         # The club is a saved row (no query each); the federation number below.
@@ -205,41 +210,6 @@ def memberships_join(pairs: Iterable[tuple[Player, Club]]) -> None:
         batch_size=1000,
         ignore_conflicts=True,
     )
-
-
-def player_update(*, player: Player, **fields) -> Player:
-    allowed = {"name", "team", "category", "federation_number"}
-    unknown = set(fields) - allowed
-    if unknown:
-        raise TypeError(f"player_update got unknown fields {unknown}")
-    for key, value in fields.items():
-        check_text(value, field=key)
-    taken = federation_number_taken(fields.get("federation_number", ""), exclude=player.pk)
-    if taken:
-        raise UserError(taken, field="federation_number")
-    with transaction.atomic():
-        played = list(
-            Tournament.objects.filter(
-                Q(registrations__player=player) | Q(series__seats__player=player)
-            )
-            .order_by("pk")
-            .values_list("pk", flat=True)
-            .distinct()
-        )
-        stored = Player.objects.select_for_update().get(pk=player.pk)
-        # The category ranks the player in each tournament's category standings (and its
-        # prizes): final in a finished one.
-        if "category" in fields and fields["category"].strip() != stored.category:
-            for tournament_id in played:
-                check_not_finished(tournament_id)
-        for key, value in fields.items():
-            setattr(player, key, " ".join(value.split()) if key == "name" else value.strip())
-        validated(player)
-        player.save()
-        # The player's name, team and category show on every tournament they play in.
-        for tournament_id in played:
-            version_bump(tournament_id=tournament_id)
-    return player
 
 
 TOURNAMENT_SETTINGS = (
@@ -409,6 +379,10 @@ def tournament_update(*, tournament: Tournament, user=None, **fields) -> Tournam
         if changes_scoring or tournament.double_entry != double_before:
             # Double entry decides which rows count (disputed ones do not).
             seat_totals_rebuild(tournament=tournament)
+            ratings_replay(since=date_key(tournament.date))
+        if "date" in changed:
+            # The results move in the ratings' order: replay from the earlier date.
+            ratings_replay(since=date_key(min(changed["date"])))
         version_bump(tournament_id=tournament.pk)
         if tournament.double_entry and not double_before:
             # Turned on after a draw: the second keepers' links of the series still in play.

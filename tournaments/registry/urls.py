@@ -9,6 +9,7 @@ manage = [
     path("", views.DashboardView.as_view(), name="dashboard"),
     path("club/<int:club>/players/", views.ClubPlayersView.as_view(), name="club_players"),
     path("club/<int:club>/players/<int:pk>/", views.PlayerEditView.as_view(), name="player_edit"),
+    path("club/<int:club>/settings/", views.ClubSettingsView.as_view(), name="club_settings"),
     path("club/<int:club>/seasons/new/", views.SeasonCreateView.as_view(), name="season_new"),
     path(
         "club/<int:club>/tournaments/new/",

@@ -28,7 +28,9 @@ from tournaments.log.services import Replay, check_once, once_key
 from tournaments.mixins import ClubMixin, ManageMixin, TournamentMixin
 from tournaments.models import Club, League, Player, Registration, Tournament
 from tournaments.registry import player_import
+from tournaments.registry.clubs import club_settings_update
 from tournaments.registry.forms import (
+    ClubSettingsForm,
     PlayerForm,
     PlayerListUploadForm,
     QuickAddPlayerForm,
@@ -141,10 +143,44 @@ class PlayerEditView(ClubMixin, FormView):
 
     def form_valid(self, form):
         try:
-            player_update(player=Player.objects.get(pk=self.player.pk), **form.cleaned_data)
+            player_update(
+                player=Player.objects.get(pk=self.player.pk),
+                user=self.request.user,
+                **form.cleaned_data,
+            )
         except UserError as error:
             form.add_error(None, str(error))
             return self.form_invalid(form)
+        messages.success(self.request, _("Saved."))
+        return redirect("manage:club_players", club=self.club.pk)
+
+
+class ClubSettingsView(ClubMixin, FormView):
+    """The club's own settings (its secretaries): how its public standings show players
+    not listed publicly."""
+
+    template_name = "tournaments/manage/form_page.html"
+    form_class = ClubSettingsForm
+
+    def get_form_kwargs(self):
+        kwargs = super().get_form_kwargs()
+        kwargs["instance"] = Club.objects.get(pk=self.club.pk)
+        return kwargs
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        # The name isolated: plain in the <title>, a <bdi> in the heading.
+        text = _("Settings of %(name)s")
+        context["title"] = text % {"name": isolated(self.club.name)}
+        context["heading"] = mark_safe(escape(text) % {"name": bdi(self.club.name)})
+        return context
+
+    def form_valid(self, form):
+        club_settings_update(
+            club=self.club,
+            initials_in_standings=form.cleaned_data["initials_in_standings"],
+            user=self.request.user,
+        )
         messages.success(self.request, _("Saved."))
         return redirect("manage:club_players", club=self.club.pk)
 

@@ -141,6 +141,7 @@ class SeatSummary:
     seat: int
     player_name: str
     player_id: int
+    player_listed: bool
     game_points: int
     won: int
     lost: int
@@ -244,6 +245,7 @@ def sheet_of(
                 seat=seat.number,
                 player_name=seat.player.name,
                 player_id=seat.player_id,
+                player_listed=seat.player.listed,
                 game_points=line.game_points,
                 won=line.won,
                 lost=line.lost,
@@ -281,7 +283,8 @@ def games_of_tournament(tournament: Tournament) -> QuerySet[Game]:
 
 
 def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
-    """The games entered last (by time of entry), with table, series and declarer's name."""
+    """The games entered last (by time of entry), with table, series and declarer's name
+    (and whether the declarer is listed publicly)."""
     games = list(
         Game.objects.filter(tournament=tournament)
         .select_related("table__series")
@@ -290,13 +293,17 @@ def latest_games(tournament: Tournament, *, limit: int = 10) -> list[Game]:
     # The declarers' names only: no seat or player objects, and no default ordering (its
     # joins of the tables, series and tournament took longer to plan than the rest to run).
     names = {
-        (table_id, number): name
-        for table_id, number, name in Seat.objects.filter(table_id__in={g.table_id for g in games})
+        (table_id, number): (name, listed)
+        for table_id, number, name, listed in Seat.objects.filter(
+            table_id__in={g.table_id for g in games}
+        )
         .order_by()
-        .values_list("table_id", "number", "player__name")
+        .values_list("table_id", "number", "player__name", "player__listed")
     }
     for game in games:
-        game.declarer_name = names.get((game.table_id, game.declarer), "")
+        name, listed = names.get((game.table_id, game.declarer), ("", True))
+        game.declarer_name = name
+        game.declarer_listed = listed  # `Player.listed`: public pages, `formats.public_name`
     return games
 
 

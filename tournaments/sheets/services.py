@@ -43,6 +43,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import acting_user
 from tournaments.phrases import phrase, phrases_of
+from tournaments.ratings.services import ratings_after_close, ratings_after_reopen
 from tournaments.sheets.selectors import table_seat_totals
 from tournaments.sheets.writing import sheet_write
 
@@ -536,6 +537,7 @@ def table_close(
         if table.closed_short:
             write.relayout()  # the standings mark the sheet's players (`closed_short`)
         table.save(update_fields=["closed", "paper_totals", "closed_short"])
+        ratings_after_close(table)
         action_record(
             tournament=table.series.tournament,
             kind=Kind.SHEET_CLOSED,
@@ -561,6 +563,7 @@ def table_reopen(*, table: Table, user=None, reason: str = "") -> Table:
             return table
         table.closed = False
         table.save(update_fields=["closed"])
+        ratings_after_reopen(table)
         if table.closed_short:
             write.relayout()  # no longer closed short: the standings drop their mark
         action_record(

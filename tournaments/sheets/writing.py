@@ -6,7 +6,9 @@ in one transaction:
 
 1. lock the table's row (`locked_table`): writers to one sheet take turns;
 2. the writer's own changes (the body of the `with`);
-3. the seats' stored totals of the touched tables written again (`totals.seat_totals_refresh`);
+3. the seats' stored totals of the touched tables written again (`totals.seat_totals_refresh`),
+   and, for a closed sheet, the ratings if its finishing order changed
+   (`ratings.services.ratings_after_totals`);
 4. the tournament's version bumped last (`versions.version_bump` with the sheets), so that
    its row lock is held from there to the commit only; the games the writer names
    (`SheetWrite.stamp`) are then given that version (`Game.version`: the live feed's
@@ -32,6 +34,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from tournaments.models import Game, Table
+from tournaments.ratings.services import ratings_after_totals
 from tournaments.sheets.totals import seat_totals_refresh
 from tournaments.versions import version_bump
 
@@ -115,6 +118,8 @@ def sheet_write(table: Table) -> Iterator[SheetWrite]:
             _CURRENT.reset(token)
         if write.changed:
             seat_totals_refresh(table_ids=write.table_ids)
+            if write.table.closed:  # a closed sheet's order is a rated result
+                ratings_after_totals(write.table)
             write.version = version_bump(
                 tournament_id=write.tournament_id, sheets=write.table_ids, layout=write.layout
             )

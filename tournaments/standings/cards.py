@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from tournaments.formats import bdi
+from tournaments.formats import bdi, public_name
+from tournaments.permissions import player_linked
 from tournaments.standings.selectors import TableCard
 
 _SENTINEL = 987654321  # a number no address contains otherwise
@@ -30,15 +31,22 @@ def _address(name: str, **kwargs) -> str:
     return before.replace("{", "{{").replace("}", "}}") + "{}" + after.replace("}", "}}")
 
 
-def table_cards_html(*, tournament_slug: str, series_number: int, cards: list[TableCard]):
-    """One `<div class="card">` per table: its link, progress, closed badge and players."""
-    make = card_maker(tournament_slug=tournament_slug, series_number=series_number)
+def table_cards_html(
+    *, tournament_slug: str, series_number: int, cards: list[TableCard], initials: bool = False
+):
+    """One `<div class="card">` per table: its link, progress, closed badge and players
+    (by their public names, `formats.public_name`; `initials`:
+    `permissions.names_by_initials` of the tournament's club)."""
+    make = card_maker(
+        tournament_slug=tournament_slug, series_number=series_number, initials=initials
+    )
     return mark_safe("\n".join(make(card) for card in cards))  # noqa: S308 - escaped
 
 
-def card_maker(*, tournament_slug: str, series_number: int):
+def card_maker(*, tournament_slug: str, series_number: int, initials: bool = False):
     """A function of a `TableCard` giving its `<div class="card">` (in the language and
-    under the script prefix of the moment it was made)."""
+    under the script prefix of the moment it was made): a player not listed publicly by
+    their public name and without a link to their page."""
     table_url = _address(
         "table_detail", tournament=tournament_slug, series=series_number, table=_SENTINEL
     )
@@ -49,7 +57,9 @@ def card_maker(*, tournament_slug: str, series_number: int):
     def make(card: TableCard) -> str:
         players = "".join(
             f'<li><a href="{escape(player_url.format(pk))}">{bdi(name)}</a></li>'
-            for pk, name in card.players
+            if player_linked(listed)
+            else f"<li>{bdi(public_name(name, listed=listed, initials=initials))}</li>"
+            for pk, name, listed in card.players
         )
         return (
             f'<div class="card"><h3><a href="{escape(table_url.format(card.number))}">'

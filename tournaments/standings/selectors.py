@@ -20,6 +20,7 @@ from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils.translation import ngettext
 
 from tournaments import permissions
+from tournaments.formats import public_name
 from tournaments.models import (
     Game,
     GameType,
@@ -98,12 +99,20 @@ class StandingRow:
     series: dict[int, SeriesResult] = field(default_factory=dict)
     provisional: bool = False  # counts games entered at a table, not yet confirmed
     provisional_series: set[int] = field(default_factory=set)  # the series where it does
+    # `Player.listed`: public outputs show the name through `formats.public_name`.
+    player_listed: bool = True
 
     @property
     def closed_short(self) -> list[SeriesResult]:
         """The row's series results from sheets closed short: every output marks the row
         (`CLOSED_SHORT_MARK`) and gives the reasons (`closed_short_notes`)."""
         return [result for result in self.series.values() if result.closed_short]
+
+    @property
+    def name_by_initials(self) -> str:
+        """The name a public output that shows initials shows (`formats.public_name`),
+        by which such a table sorts its names."""
+        return public_name(self.player_name, listed=self.player_listed, initials=True)
 
     def rank_key(self):
         """The tie-break keys (`TIE_BREAK` without the name): equal keys share a rank."""
@@ -217,7 +226,8 @@ def _tournament_standings(
 
 
 def registered_rows(registrations: Iterable[tuple]) -> dict[int, StandingRow]:
-    """Player → an empty row, from (player id, name, club, team, category, lot) tuples."""
+    """Player → an empty row, from (player id, name, club, team, category, lot, listed)
+    tuples."""
     return {
         player_id: StandingRow(
             rank=0,
@@ -227,8 +237,9 @@ def registered_rows(registrations: Iterable[tuple]) -> dict[int, StandingRow]:
             team=team,
             category=player_category,
             lot=lot,
+            player_listed=bool(listed),
         )
-        for player_id, name, club, team, player_category, lot in registrations
+        for player_id, name, club, team, player_category, lot, listed in registrations
     }
 
 
@@ -242,6 +253,7 @@ def unregistered_rows(players) -> dict[int, StandingRow]:
             club=player.club.name if player.club else "",
             team=player.team,
             category=player.category,
+            player_listed=player.listed,
         )
         for player in players.select_related("club")
     }
@@ -315,12 +327,13 @@ def json_text(text: str | None) -> str | None:
     return text or None
 
 
-def standing_json(row: StandingRow) -> dict:
+def standing_json(row: StandingRow, *, initials: bool = False) -> dict:
     """One row of `standings_json`; `closed_short` (optional, only when a sheet of the
-    player's was closed short) lists those series with their table, games and reason."""
+    player's was closed short) lists those series with their table, games and reason.
+    `initials`: a player not listed publicly by initials (`formats.public_name`)."""
     data = {
         "rank": row.rank,
-        "player": row.player_name,
+        "player": public_name(row.player_name, listed=row.player_listed, initials=initials),
         "club": json_text(row.club),
         "team": json_text(row.team),
         "list_points": row.list_points,
@@ -351,6 +364,12 @@ def standing_json(row: StandingRow) -> dict:
             for result in sorted(short, key=lambda r: r.number)
         ]
     return data
+
+
+def standing_json_by_initials(row: StandingRow) -> dict:
+    """`standing_json` of a tournament whose public standings show players not listed
+    publicly by initials (`permissions.names_by_initials`)."""
+    return standing_json(row, initials=True)
 
 
 # The mark of a standings row with a result from a sheet closed short, on every output.
@@ -484,6 +503,7 @@ def _series_row(row: StandingRow, number: int, result: SeriesResult) -> Standing
         provisional=number in row.provisional_series,
         provisional_series={number} & row.provisional_series,
         series={number: result},
+        player_listed=row.player_listed,
     )
 
 
@@ -646,7 +666,7 @@ class TableCard:
     closed: bool
     played: int  # games counted so far (the seats' stored totals)
     length: int  # games the table plays in the series
-    players: list[tuple[int, str]]  # (player id, name) in seat order
+    players: list[tuple[int, str, bool]]  # (player id, name, listed) in seat order
 
 
 def series_tables(series: Series, *, written_after: int | None = None) -> list[TableCard]:
@@ -666,15 +686,16 @@ def series_tables(series: Series, *, written_after: int | None = None) -> list[T
         "games_played",
         "player_id",
         "player__name",
+        "player__listed",
     )
-    for number, size, closed, played, player_id, name in seats:
+    for number, size, closed, played, player_id, name, listed in seats:
         card = cards.get(number)
         if card is None:
             card = cards[number] = TableCard(
                 number, size, closed, 0, tournament.games_per_series(size), []
             )
         card.played = max(card.played, played)
-        card.players.append((player_id, name))
+        card.players.append((player_id, name, listed))
     return list(cards.values())
 
 

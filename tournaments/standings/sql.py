@@ -38,7 +38,8 @@ STANDING_SEAT_FIELDS = ("player_id", "series_id", "table_id", *SEAT_TOTALS)
 
 @lru_cache(maxsize=8)
 def registrations_sql(category: bool, vendor: str) -> str:
-    """The registered players with their names, clubs, teams, categories and lots.
+    """The registered players with their names, clubs, teams, categories, lots and whether
+    they are listed publicly.
 
     On PostgreSQL each registration's player is read through the players' primary key (a
     LATERAL subquery, which the planner cannot turn into a join), so that the read costs
@@ -52,13 +53,13 @@ def registrations_sql(category: bool, vendor: str) -> str:
     players, clubs = Player._meta.db_table, Club._meta.db_table
     if vendor == "postgresql":
         player = (
-            " CROSS JOIN LATERAL (SELECT name, team, category, club_id"
+            " CROSS JOIN LATERAL (SELECT name, team, category, club_id, listed"
             f" FROM {players} WHERE id = r.player_id LIMIT 1) p"
         )
     else:
         player = f" INNER JOIN {players} p ON p.id = r.player_id"
     return (
-        "SELECT r.player_id, p.name, c.name, p.team, p.category, r.lot"
+        "SELECT r.player_id, p.name, c.name, p.team, p.category, r.lot, p.listed"
         f" FROM {Registration._meta.db_table} r{player}"
         f" LEFT OUTER JOIN {clubs} c ON c.id = p.club_id"
         " WHERE r.tournament_id = %s" + (" AND p.category = %s" if category else "")

@@ -14,7 +14,7 @@ from django.urls import reverse
 from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
 from tests.tournaments.careers.history import build_history, seat_table
 from tests.tournaments.helpers import GRAND
-from tournaments.models import Tournament
+from tournaments.models import Player, Tournament
 from tournaments.sheets.services import game_record
 
 
@@ -184,3 +184,16 @@ def test_a_long_career_is_listed_a_page_at_a_time(client, club, roster):
         datetime.date(2024, 1, 1) + datetime.timedelta(days=59),
         2,
     )
+
+
+def test_a_player_not_listed_is_no_table_mate_no_search_result_and_no_head_to_head(
+    client, history
+):
+    Player.objects.filter(pk=history.q.pk).update(listed=False)
+    _response, text = page(client, "player_detail", pk=history.p.pk)
+    versus_q = reverse("head_to_head", kwargs={"pk": history.p.pk, "other": history.q.pk})
+    assert versus_q not in text and "Quirin Quast" not in text
+    found = client.get(reverse("player_search", kwargs={"pk": history.p.pk}), {"q": "qu"})
+    assert "Quirin Quast" not in found.content.decode()
+    assert client.get(versus_q).status_code == 404
+    assert client.get(f"/api/v1/players/{history.p.pk}/vs/{history.q.pk}").status_code == 404

@@ -1,8 +1,18 @@
 """The rating method: places from list points, one table's update, the shown figure."""
 
+import random
+
 import pytest
 
-from tournaments.ratings.method import START, Skill, places, rate_table, shown
+from tournaments.ratings.method import (
+    START,
+    Skill,
+    openskill_rate,
+    places,
+    plackett_luce,
+    rate_table,
+    shown,
+)
 
 
 @pytest.mark.parametrize(
@@ -40,3 +50,13 @@ def test_a_table_needs_a_figure_per_seat():
 def test_the_start_is_shown_as_1500():
     assert shown(START.mu, START.sigma) == (1500, round(80 * START.sigma))
     assert shown(START.mu + 1, 2.0) == (1540, 160)
+
+
+def test_the_update_is_openskills_to_the_bit():
+    # Random tables of 2 to 5 seats, ties included, ratings from new to well known.
+    rng = random.Random(29)
+    for _ in range(3000):
+        size = rng.choice([2, 3, 4, 5])
+        before = [Skill(rng.uniform(5, 45), rng.uniform(0.5, 8.4)) for _ in range(size)]
+        ranks = places([rng.choice([-50, 0, 0, 30, 120, 300]) for _ in range(size)])
+        assert plackett_luce(before, ranks) == openskill_rate(before, ranks)
