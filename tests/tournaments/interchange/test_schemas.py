@@ -276,7 +276,14 @@ def test_an_exported_tournament_is_valid(club, build):
 
 
 def test_the_archive_of_a_complete_tournament_is_valid(tournament, roster, secretary):
-    doc = exported(complete_tournament(tournament, roster, secretary))
+    complete = complete_tournament(tournament, roster, secretary)
+    hidden = complete.registrations.first().player
+    hidden.listed = False  # a player not listed publicly: archived as "listed": false
+    hidden.save(update_fields=["listed"])
+    doc = exported(complete)
+    assert {"listed": False}.items() <= next(
+        p for p in doc["archive"]["players"] if "listed" in p
+    ).items()
     # Every part of the archive is there to be checked.
     assert doc["archive"]["money"]["payments"] and doc["archive"]["director_actions"]
     assert any(t["second_copy"] for t in doc["archive"]["series"][0]["tables"])
