@@ -1,4 +1,5 @@
-"""The API's addresses: `/api/` (the documentation page), `/api/v1/...` (django-ninja, with
+"""The API's addresses: `/api/` (the documentation page), `/api/schemas/<name>.json` (the
+documents' JSON Schemas, `document_schemas`), `/api/v1/...` (django-ninja, with
 its OpenAPI document at `/api/v1/openapi.json` and an interactive page at `/api/v1/docs`),
 and `standings.json` next to a tournament's HTML page (`public`, under the site's
 language prefixes like every public page)."""
@@ -12,6 +13,7 @@ from ninja import NinjaAPI
 from ninja.openapi.docs import Swagger
 
 from tournaments.api import ratings
+from tournaments.api.document_schemas import document_schema_view
 from tournaments.api.views import router, standings_json_view
 from tournaments.paths import T
 
@@ -53,5 +55,7 @@ api.add_router("/", ratings.router)
 root = [
     path("api/", TemplateView.as_view(template_name="api/index.html"), name="api_docs"),
     path("api/v1/", api.urls),
+    # The documents' JSON Schemas (skat-tournament-1, skat-season-1, skat-publish-1).
+    path("api/schemas/<str:name>.json", document_schema_view, name="document_schema"),
 ]
 public = [path(T + "standings.json", standings_json_view, name="tournament_standings_json")]
