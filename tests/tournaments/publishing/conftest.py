@@ -73,8 +73,6 @@ def post(client):
         body = data if isinstance(data, bytes) else json.dumps(data).encode()
         if key is not None:
             headers["HTTP_AUTHORIZATION"] = f"Bearer {key}"
-        return client.post(
-            "/api/v1/publish", body, content_type="application/json", **headers
-        )
+        return client.post("/api/v1/publish", body, content_type="application/json", **headers)
 
     return send
