@@ -90,9 +90,7 @@ class MatchDayKeysView(TournamentMixin, ManageMixin, View):
         return self.page(request)
 
     def post(self, request, *args, **kwargs):
-        venue = get_object_or_404(
-            self.tournament.venues, pk=request.POST.get("venue") or 0
-        )
+        venue = get_object_or_404(self.tournament.venues, pk=request.POST.get("venue") or 0)
         try:
             _row, raw = key_create(
                 name=request.POST.get("name", "") or venue.name,

@@ -10,7 +10,7 @@ from tests.tournaments.publishing.conftest import batch, document_of, sheets_of
 from tournaments.errors import UserError
 from tournaments.interchange import export_document
 from tournaments.models import ActionLog, Game, PublishingState, Table, Tournament
-from tournaments.publishing.services import key_create, publishing_hand_over
+from tournaments.publishing.services import key_create
 from tournaments.sheets.services import game_record
 
 SLUG = "copy"
