@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import UserError
 from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import Club, PublishingKey, PublishingState, Venue
+from tournaments.versions import version_bump
 
 KEY_PREFIX = "skp_"
 
@@ -118,6 +119,9 @@ def publishing_hand_over(*, state: PublishingState, user=None, once: str | None 
         state.handed_over_at = timezone.now()
         state.handed_over_by = user if user is not None and user.is_authenticated else None
         state.save(update_fields=["handed_over_at", "handed_over_by"])
+        if state.tournament_id is not None:
+            # The pages say "live from the hall" no more: their cached copies move on.
+            version_bump(tournament_id=state.tournament_id)
         action_record(
             tournament=state.tournament,
             kind=Kind.HANDED_OVER,

@@ -10,7 +10,7 @@ from tests.tournaments.publishing.conftest import batch, document_of, sheets_of
 from tournaments.errors import UserError
 from tournaments.interchange import export_document
 from tournaments.models import ActionLog, Game, PublishingState, Table, Tournament
-from tournaments.publishing.services import key_create
+from tournaments.publishing.services import key_create, publishing_hand_over
 from tournaments.sheets.services import game_record
 
 SLUG = "copy"
@@ -106,3 +106,22 @@ def test_a_venue_key_may_not_publish_another_tournament(match_day, hall, post):
     _row, key = key_create(name="Zeitz hall", venue=match_day.venues.get(name="Zeitz"))
     answer = post(key, batch(hall.slug, base=0, version=1, sheets=sheets_of(hall)))
     assert answer.status_code == 403
+
+
+@pytest.mark.django_db
+def test_public_pages_say_live_from_the_hall_with_the_last_update(copy, client, settings):
+    import datetime
+    from zoneinfo import ZoneInfo
+
+    at = datetime.datetime(2026, 11, 21, 19, 41, 7, tzinfo=datetime.UTC)
+    PublishingState.objects.filter(slug=SLUG).update(applied_at=at)
+    local = at.astimezone(ZoneInfo(settings.TIME_ZONE)).strftime("%H:%M:%S")
+    for url in (
+        copy.get_absolute_url(),
+        reverse("series_detail", kwargs={"tournament": SLUG, "series": 1}),
+        reverse("tournament_projector", kwargs={"tournament": SLUG}),
+    ):
+        page = client.get(url).content.decode()
+        assert f"live from the hall, last update {local}" in page, url
+    publishing_hand_over(state=PublishingState.objects.get(slug=SLUG))
+    assert "live from the hall" not in client.get(copy.get_absolute_url()).content.decode()
