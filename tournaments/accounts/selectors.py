@@ -29,6 +29,9 @@ PEOPLE_KINDS = (
     Kind.MEMBERSHIP_ENDED,
     Kind.PLAYERS_MERGED,
     Kind.MERGE_UNDONE,
+    # Keys that let a hall site publish here (`publishing.services`): access, like a role.
+    Kind.PUBLISHING_KEY_CREATED,
+    Kind.PUBLISHING_KEY_REVOKED,
 )
 
 

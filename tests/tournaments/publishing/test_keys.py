@@ -139,3 +139,11 @@ def test_the_same_batch_twice_at_once_is_applied_once(club, roster):
     assert {s for s, _a in answers} == {200}
     assert Tournament.objects.filter(slug="pub-evening").count() == 1
     assert PublishingState.objects.get(slug="pub-evening").version == 2
+
+
+@pytest.mark.django_db
+def test_a_clubs_people_page_logs_its_publishing_keys(club, secretary, client_for):
+    row, _raw = key_create(name="Hall laptop", club=club, user=secretary)
+    page = client_for(secretary).get(reverse("manage:club_people", kwargs={"club": club.pk}))
+    assert "Publishing key created" in page.content.decode()
+    assert "Hall laptop" in page.content.decode()
