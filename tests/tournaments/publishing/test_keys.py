@@ -147,3 +147,19 @@ def test_a_clubs_people_page_logs_its_publishing_keys(club, secretary, client_fo
     page = client_for(secretary).get(reverse("manage:club_people", kwargs={"club": club.pk}))
     assert "Publishing key created" in page.content.decode()
     assert "Hall laptop" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_dashboard_and_the_season_page_link_the_keys_pages(
+    match_day, secretary, league_director, club, client_for
+):
+    dashboard = client_for(secretary).get(reverse("manage:dashboard")).content.decode()
+    assert reverse("manage:publishing_keys", kwargs={"club": club.pk}) in dashboard
+    season = match_day.season
+    page = client_for(league_director).get(
+        reverse("manage:league_season", kwargs={"season": season.slug})
+    )
+    assert (
+        reverse("manage:publishing_venue_keys", kwargs={"tournament": match_day.slug})
+        in page.content.decode()
+    )
