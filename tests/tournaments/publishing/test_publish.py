@@ -7,7 +7,7 @@ import pytest
 
 from tests.tournaments.helpers import GRAND, enter
 from tests.tournaments.publishing.conftest import batch, document_of, sheets_of
-from tournaments.interchange import export_document
+from tournaments.interchange import export_document, standings_json
 from tournaments.models import ActionLog, Game, PublishingState, Tournament
 from tournaments.publishing.services import key_create, key_revoke
 
@@ -198,3 +198,30 @@ def test_a_handed_over_copy_refuses_batches(hall, club_key, post, secretary):
     answer = post(key, batch(SLUG, base=3, version=4, sheets=sheets_of(hall)))
     assert answer.status_code == 403
     assert "handed over" in answer.json()["detail"] and "secretary" in answer.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_corrections_deletions_and_penalties_arrive_with_their_history(
+    hall, club_key, post, secretary
+):
+    from tournaments.sheets.services import game_correct, game_delete, penalty_record
+
+    _row, key = club_key
+    post(key, batch(SLUG, base=0, version=3, document=document_of(hall, SLUG)))
+    table = hall.series.get().tables.get()
+    first, second = table.games.order_by("number")
+    game_correct(game=first, data={**GRAND, "matadors": 3}, user=secretary, reason="typo")
+    game_delete(game=second, user=secretary, reason="never played")
+    penalty_record(table=table, seat=2, points=-10, reason="misdeal", user=secretary)
+    answer = post(key, batch(SLUG, base=3, version=9, sheets=sheets_of(hall)))
+    assert answer.json() == {"version": 9, "applied": True}
+    a = export_document(hall)
+    b = export_document(Tournament.objects.get(slug=SLUG))
+    # The sheets and their history are the hall's; the director's log (a penalty is a
+    # director action) travels with documents only.
+    assert a["series"] == b["series"]
+    assert a["archive"]["series"] == b["archive"]["series"]
+    # The seats' stored totals were refreshed: the standings read them.
+    assert standings_json(hall) == standings_json(Tournament.objects.get(slug=SLUG))
+    assert b["archive"]["series"][0]["tables"][0]["game_changes"]
+    assert b["series"][0]["tables"][0]["penalties"]
