@@ -125,3 +125,15 @@ def test_public_pages_say_live_from_the_hall_with_the_last_update(copy, client, 
         assert f"live from the hall, last update {local}" in page, url
     publishing_hand_over(state=PublishingState.objects.get(slug=SLUG))
     assert "live from the hall" not in client.get(copy.get_absolute_url()).content.decode()
+
+
+@pytest.mark.django_db
+def test_registrations_and_draws_of_a_copy_kept_at_the_hall_are_refused(copy, roster):
+    from tournaments.draw.services import series_draw
+    from tournaments.registry.services import registration_add
+
+    with pytest.raises(UserError, match="kept at the hall"):
+        registration_add(tournament=copy, players=roster(1))
+    with pytest.raises(UserError, match="kept at the hall"):
+        series_draw(tournament=copy, seed=2)
+    assert copy.registrations.count() == 4 and copy.series.count() == 1
