@@ -198,6 +198,14 @@ def _log(key: PublishingKey | None, batch: dict | None, answer: Answer):
     )
 
 
+def _held(batch: dict) -> int:
+    """The hall version the copy holds for the batch's hall (0: none), as refusals say."""
+    state = PublishingState.objects.filter(
+        slug=batch["tournament"], tournament__isnull=False
+    ).first()
+    return state.hall_versions.get(batch["hall"], 0) if state is not None else 0
+
+
 def batch_apply(raw_key: str | None, body: bytes) -> Answer:
     """A batch as received (the bearer key, the body) applied or refused; logged."""
     key = key_of(raw_key)
@@ -212,6 +220,8 @@ def batch_apply(raw_key: str | None, body: bytes) -> Answer:
             _log(key, batch, answer)
         return answer
     except Refused as refused:
+        if batch is not None and "version" not in refused.answer.body:
+            refused.answer.body["version"] = _held(batch)
         with transaction.atomic():
             if key is not None:
                 PublishingKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())

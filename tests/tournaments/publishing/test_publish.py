@@ -121,6 +121,7 @@ def test_a_sheet_with_a_bad_game_is_refused_and_the_copy_keeps_its_games(hall, c
     before = snapshot()
     answer = post(key, batch(SLUG, base=3, version=4, sheets=sheets))
     assert answer.status_code == 400 and "game 2" in answer.json()["detail"]
+    assert answer.json()["version"] == 3
     assert snapshot() == before
 
 
