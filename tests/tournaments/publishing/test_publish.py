@@ -226,3 +226,13 @@ def test_corrections_deletions_and_penalties_arrive_with_their_history(
     assert standings_json(hall) == standings_json(Tournament.objects.get(slug=SLUG))
     assert b["archive"]["series"][0]["tables"][0]["game_changes"]
     assert b["series"][0]["tables"][0]["penalties"]
+
+
+@pytest.mark.django_db
+def test_a_batch_over_djangos_form_limit_but_under_the_publishing_limit_is_read(
+    hall, club_key, post, settings
+):
+    body = json.dumps(batch(SLUG, base=0, version=3, document=document_of(hall, SLUG)))
+    padded = (body[:-1] + " " * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1) + "}").encode()
+    answer = post(club_key[1], padded)
+    assert answer.json() == {"version": 3, "applied": True}
