@@ -10,6 +10,10 @@ way the import writes a table (`rows.games_insert`, the penalties with their gam
 `writer.tables_history_write`), inside one sheet write (`sheets.writing.sheet_write`):
 the tables locked, the seats' totals refreshed, the version bumped with these sheets.
 
+A sheet may leave out parts of its table's archive entry (a hall sends the state the pages
+show: closed, paper totals, provisional games): the history, second copy and phones' ids
+the site holds for that table then stay (`_History`), linked to the new rows.
+
 The seats must be those the site holds (a sheets batch never moves a player: that is a
 change of layout, which comes as a whole document): otherwise `SheetsMismatch`.
 """
@@ -135,7 +139,8 @@ def sheets_replace(tournament: Tournament, entries: list) -> int:
         archive_part = {k: v for k, v in sheet.items() if k in ARCHIVE_TABLE_FIELDS}
         if set(archive_part) - {"number"}:
             archived.table(table.series.number, index, archive_part, checker.tables, series)
-        states.append((table, checked[-1], series.tables.get(table.number)))
+        given = set(archive_part) - {"number"}
+        states.append((table, checked[-1], series.tables.get(table.number), given))
     if checker.messages:
         raise InterchangeError(checker.all_messages())
     return _sheets_write(tournament, states, checker)
@@ -143,13 +148,11 @@ def sheets_replace(tournament: Tournament, entries: list) -> int:
 
 def _sheets_write(tournament: Tournament, states: list, checker: _Checker) -> int:
     with sheet_write(states[0][0]) as write:
-        locked = [write.join(table) for table, _plan, _state in states]
+        locked = [write.join(table) for table, *_rest in states]
         table_ids = [table.pk for table in locked]
-        for model in (GameChange, PenaltyChange, SheetCopy, Penalty):
-            model.objects.filter(table_id__in=table_ids).delete()
-        Game.objects.filter(table_id__in=table_ids).delete()
+        kept = _History(locked, [given for *_rest, given in states])
         games, penalties, charged, history = [], [], [], []
-        for table, (_old, plan, state) in zip(locked, states, strict=True):
+        for table, (_old, plan, state, _given) in zip(locked, states, strict=True):
             plan.table.pk, plan.table.series = table.pk, table.series
             rows = plan.games
             table.closed = len(rows) == tournament.games_per_series(table.size)
@@ -161,13 +164,17 @@ def _sheets_write(tournament: Tournament, states: list, checker: _Checker) -> in
                     for number, row in enumerate(rows, start=1)
                 ]
                 history.append((table.pk, state))
-            games.append((table.pk, rows, state.client_ids if state is not None else {}))
+            client_ids = kept.client_ids(table.pk, len(rows))
+            if client_ids is None:
+                client_ids = state.client_ids if state is not None else {}
+            games.append((table.pk, rows, client_ids))
             penalties.extend(plan.penalties)
             charged.extend(plan.instances.values())
         Table.objects.bulk_update(locked, ["closed", "paper_totals"])
         games_insert(tournament.pk, games, spelt=checker.rows.spelt)
         games_found(charged)
         _insert(Penalty, penalties)
+        kept.relink()
         users = dict(
             get_user_model()
             .objects.filter(
@@ -184,3 +191,92 @@ def _sheets_write(tournament: Tournament, states: list, checker: _Checker) -> in
         write.relayout()  # a sheet may be closed short or reopened: standings afresh
         write.stamp(*Game.objects.filter(table_id__in=table_ids).only("pk"))
     return write.version
+
+
+class _History:
+    """A sheet that leaves out a part of its table's archive entry (the phones' ids, the
+    second copy, the games' or the penalties' history) leaves that part as the site holds
+    it: the history is linked again to the new rows of the same game number (penalty index)
+    and the phones' ids given to them. The parts given are replaced. The old games and
+    penalties are deleted here."""
+
+    def __init__(self, tables: list[Table], given: list[set]):
+        ids = [table.pk for table in tables]
+
+        def keeping(part):
+            return [
+                table.pk for table, parts in zip(tables, given, strict=True) if part not in parts
+            ]
+
+        self.games = list(
+            GameChange.objects.filter(
+                table_id__in=keeping("game_changes"), game__isnull=False
+            ).values_list("pk", "table_id", "game__number")
+        )
+        order = defaultdict(list)
+        for table_id, pk in (
+            Penalty.objects.filter(table_id__in=keeping("penalty_changes"))
+            .order_by("table_id", "id")
+            .values_list("table_id", "pk")
+        ):
+            order[table_id].append(pk)
+        self.penalties = [
+            (pk, table_id, order[table_id].index(penalty_id))
+            for pk, table_id, penalty_id in PenaltyChange.objects.filter(
+                table_id__in=list(order), penalty__isnull=False
+            ).values_list("pk", "table_id", "penalty_id")
+        ]
+        self.phones = defaultdict(dict)
+        for table_id, number, client_id in Game.objects.filter(
+            table_id__in=keeping("client_ids"), client_id__isnull=False
+        ).values_list("table_id", "number", "client_id"):
+            self.phones[table_id][number] = client_id
+        self.phone_tables = set(keeping("client_ids"))
+        for model, part in (
+            (GameChange, "game_changes"),
+            (PenaltyChange, "penalty_changes"),
+            (SheetCopy, "second_copy"),
+        ):
+            model.objects.filter(table_id__in=ids).exclude(table_id__in=keeping(part)).delete()
+        Penalty.objects.filter(table_id__in=ids).delete()
+        Game.objects.filter(table_id__in=ids).delete()
+
+    def client_ids(self, table_id: int, games: int) -> dict | None:
+        """The phones' ids kept for the table's new rows, or None (the sheet gives them)."""
+        if table_id not in self.phone_tables:
+            return None
+        return {n: cid for n, cid in self.phones[table_id].items() if n <= games}
+
+    def relink(self):
+        """The kept history pointed at the new games and penalties (None where gone)."""
+        tables = {table_id for _pk, table_id, _n in self.games}
+        games = {
+            (table_id, number): pk
+            for table_id, number, pk in Game.objects.filter(table_id__in=tables).values_list(
+                "table_id", "number", "pk"
+            )
+        }
+        GameChange.objects.bulk_update(
+            [
+                GameChange(pk=pk, game_id=games.get((table_id, number)))
+                for pk, table_id, number in self.games
+            ],
+            ["game"],
+        )
+        order = defaultdict(list)
+        for table_id, pk in (
+            Penalty.objects.filter(table_id__in={t for _pk, t, _i in self.penalties})
+            .order_by("table_id", "id")
+            .values_list("table_id", "pk")
+        ):
+            order[table_id].append(pk)
+        PenaltyChange.objects.bulk_update(
+            [
+                PenaltyChange(
+                    pk=pk,
+                    penalty_id=order[table_id][index] if index < len(order[table_id]) else None,
+                )
+                for pk, table_id, index in self.penalties
+            ],
+            ["penalty"],
+        )

@@ -236,3 +236,46 @@ def test_a_batch_over_djangos_form_limit_but_under_the_publishing_limit_is_read(
     padded = (body[:-1] + " " * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1) + "}").encode()
     answer = post(club_key[1], padded)
     assert answer.json() == {"version": 3, "applied": True}
+
+
+@pytest.mark.django_db
+def test_a_sheet_without_history_keeps_the_history_the_copy_holds(hall, club_key, post):
+    """A hall may send a sheet with the state the pages show only (closed, paper totals,
+    provisional games): the copy's history of the table stays, linked to the new rows."""
+    _row, key = club_key
+    post(key, batch(SLUG, base=0, version=3, document=document_of(hall, SLUG)))
+    copy = Tournament.objects.get(slug=SLUG)
+    before = export_document(copy)["archive"]["series"][0]["tables"][0]["game_changes"]
+    assert before and all(change["current"] for change in before)
+
+    enter(hall.series.get().tables.get(), [{**GRAND, "declarer": 4}])
+    sheets = sheets_of(hall)
+    keep = {"number", "seats", "games", "penalties", "closed", "paper_totals", "provisional"}
+    sheets[0]["sheet"] = {k: v for k, v in sheets[0]["sheet"].items() if k in keep}
+    assert post(key, batch(SLUG, base=3, version=4, sheets=sheets)).json()["applied"]
+    after = export_document(copy)
+    assert after["series"] == export_document(hall)["series"]
+    assert after["archive"]["series"][0]["tables"][0]["game_changes"] == before
+
+
+@pytest.mark.django_db
+def test_a_sheet_without_history_keeps_the_penalties_history_linked(
+    hall, club_key, post, secretary
+):
+    from tournaments.sheets.services import penalty_record
+
+    _row, key = club_key
+    table = hall.series.get().tables.get()
+    penalty_record(table=table, seat=2, points=-10, reason="misdeal", user=secretary)
+    post(key, batch(SLUG, base=0, version=3, document=document_of(hall, SLUG)))
+    copy = Tournament.objects.get(slug=SLUG)
+    before = export_document(copy)["archive"]["series"][0]["tables"][0]["penalty_changes"]
+    assert [change["penalty"] for change in before] == [0]
+
+    enter(table, [{**GRAND, "declarer": 4}])
+    sheets = sheets_of(hall)
+    keep = {"number", "seats", "games", "penalties", "closed", "paper_totals", "provisional"}
+    sheets[0]["sheet"] = {k: v for k, v in sheets[0]["sheet"].items() if k in keep}
+    assert post(key, batch(SLUG, base=3, version=4, sheets=sheets)).json()["applied"]
+    after = export_document(copy)["archive"]["series"][0]["tables"][0]["penalty_changes"]
+    assert after == before
