@@ -9,11 +9,14 @@ from django.urls import include, path
 from skatclub.health import health
 from tournaments.accounts.views import SiteLoginView
 from tournaments.api import urls as api
+from tournaments.publishing.interchange import publish_endpoint
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     # For monitors and the service manager (skatclub/health.py), without a language prefix.
     path("health/", health, name="health"),
+    # A hall site publishing a tournament here (tournaments.publishing), bearer key.
+    path("api/v1/publish", publish_endpoint, name="publish"),
     # The read-only JSON API (tournaments.api), without a language prefix.
     *api.root,
 ]

@@ -6,12 +6,16 @@ money page (a registration, a withdrawal, a game, a correction, a penalty, a she
 reopened, a draw, a payment, the prize plan, the fees, the settings that score) calls
 `check_not_finished` inside its transaction and is refused until the tournament is reopened
 (`registry.services.tournament_reopen`, logged).
+
+A tournament kept at a hall (`tournaments.publishing`: a hall site publishes its results
+here) is refused the same way, by the same check, until its director hands it over: its
+results arrive from the hall, and a write here would be overwritten by the next batch.
 """
 
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError
-from tournaments.models import Tournament
+from tournaments.models import PublishingState, Tournament
 
 
 def finished_error() -> UserError:
@@ -25,8 +29,37 @@ def finished_error() -> UserError:
     )
 
 
+def kept_at_hall_error(hall: str) -> UserError:
+    """The refusal of a write to a tournament published from a hall: where it is kept."""
+    return UserError(
+        _(
+            "This tournament is kept at the hall (%(hall)s); its results arrive from there. "
+            "The director can take it over after the evening."
+        )
+        % {"hall": hall},
+        code="kept_at_hall",
+    )
+
+
+def kept_at_hall(tournament_id: int) -> PublishingState | None:
+    """The publishing state of a tournament kept at a hall (not handed over), else None."""
+    return PublishingState.objects.filter(
+        tournament_id=tournament_id, handed_over_at__isnull=True
+    ).first()
+
+
 def check_not_finished(tournament_id: int):
-    """Refuse a write to a finished tournament. Reads the stored status (not a copy held by
-    the caller), inside the caller's transaction."""
-    if Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.FINISHED).exists():
+    """Refuse a write to a finished tournament, or to one kept at a hall. Reads the stored
+    state (not a copy held by the caller), inside the caller's transaction: one query."""
+    row = (
+        Tournament.objects.filter(pk=tournament_id)
+        .values_list("status", "publishing__pk", "publishing__handed_over_at")
+        .first()
+    )
+    if row is None:
+        return
+    status, published, handed_over = row
+    if status == Tournament.Status.FINISHED:
         raise finished_error()
+    if published is not None and handed_over is None:
+        raise kept_at_hall_error(PublishingState.objects.get(pk=published).hall_name)

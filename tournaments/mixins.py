@@ -21,7 +21,7 @@ class TournamentMixin:
         # Every page of a tournament starts here, those answered 304 or from the shared
         # cache too: one query (the tournament with its club, season and league).
         tournament = get_object_or_404(
-            Tournament.objects.select_related("club", "season__league"),
+            Tournament.objects.select_related("club", "season__league", "publishing"),
             slug=self.kwargs["tournament"],
         )
         # Secretaries' views check their own permission (403); public ones hide drafts (404).

@@ -644,6 +644,7 @@ from tournaments.leagues.models import League, MatchDayConfirmation, RosterEntry
 from tournaments.log.models import ActionLog  # noqa: E402, F401, I001
 from tournaments.money.models import Payment, Prize  # noqa: E402, F401, I001
 from tournaments.people.models import PlayerMerge  # noqa: E402, F401, I001
+from tournaments.publishing.models import PublishingKey, PublishingState  # noqa: E402, F401, I001
 from tournaments.ratings.models import Rating, RatingChange  # noqa: E402, F401, I001
 from tournaments.sheets.models import PENALTY_LIMIT, Game, Penalty  # noqa: E402, F401, I001
 from tournaments.sheets.models import GameChange, PenaltyChange, SheetCopy  # noqa: E402, F401, I001

@@ -9,6 +9,7 @@ from tournaments.leagues import urls as leagues
 from tournaments.log import urls as log
 from tournaments.money import urls as money
 from tournaments.people import urls as people
+from tournaments.publishing import urls as publishing
 from tournaments.registry import urls as registry
 from tournaments.sheets import urls as sheets
 
@@ -25,4 +26,5 @@ urlpatterns = [
     *log.manage,
     *accounts.manage,
     *people.manage,
+    *publishing.manage,
 ]

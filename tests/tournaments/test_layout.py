@@ -91,6 +91,7 @@ FOLDERS = {
     "templatetags": PAGES,
     "interchange": TOP,
     "management": TOP,
+    "publishing": SUBJECTS,  # keys, the public copy; its `interchange` (batches) on top
 }
 
 # The kinds of module (by file name) whose floor is not their folder's.

@@ -32,6 +32,9 @@ PEOPLE_KINDS = (
     # A player's record (whether listed publicly, ...) and the club's own settings.
     Kind.PLAYER_CHANGED,
     Kind.CLUB_SETTINGS,
+    # Keys that let a hall site publish here (`publishing.services`): access, like a role.
+    Kind.PUBLISHING_KEY_CREATED,
+    Kind.PUBLISHING_KEY_REVOKED,
 )
 
 

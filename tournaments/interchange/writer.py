@@ -443,15 +443,7 @@ class _Writer:
         _insert(Penalty, penalties)
 
     def games_found(self, games: list[Game]):
-        """Give the unsaved games penalties name their inserted rows' keys."""
-        wanted = {(game.table.pk, game.number): game for game in games}
-        for batch in _batches(sorted({table_id for table_id, _n in wanted})):
-            for table_id, number, pk in Game.objects.filter(table_id__in=batch).values_list(
-                "table_id", "number", "pk"
-            ):
-                game = wanted.get((table_id, number))
-                if game is not None:
-                    game.pk = pk
+        games_found(games)
 
     # -- after the series -------------------------------------------------------------
 
@@ -624,6 +616,28 @@ def archive_write(archive: ArchivePlan, *, tournament: Tournament, players, tabl
         state = kept.tables.get(number) if kept else None
         if state is not None:
             states.append((pks[(series, number)], state))
+    copied = tables_history_write(states, users)
+    director_actions_write(archive, tournament, users)
+    return copied
+
+
+def games_found(games: list[Game]):
+    """Give the unsaved games penalties name their inserted rows' keys."""
+    wanted = {(game.table.pk, game.number): game for game in games}
+    for batch in _batches(sorted({table_id for table_id, _n in wanted})):
+        for table_id, number, pk in Game.objects.filter(table_id__in=batch).values_list(
+            "table_id", "number", "pk"
+        ):
+            game = wanted.get((table_id, number))
+            if game is not None:
+                game.pk = pk
+
+
+def tables_history_write(states: list, users: dict) -> list[int]:
+    """The archived state of written tables, given as (table id, `TableArchive`): their
+    games' and penalties' history and second copies (the games and penalties are written
+    already). Returns the tables with a second copy. The import and a publishing hall's
+    sheets (`interchange.sheets`) write a table's history through this one function."""
     games, penalties = _keys_of(
         [pk for pk, state in states if any(current for _c, current, _b in state.game_changes)],
         [pk for pk, state in states if state.penalty_changes],
@@ -645,7 +659,6 @@ def archive_write(archive: ArchivePlan, *, tournament: Tournament, players, tabl
         _insert(model, changes)
         restore_times(model, changes, "at", times)
     SheetCopy.objects.bulk_create(copies)
-    director_actions_write(archive, tournament, users)
     return [copy.table_id for copy in copies]
 
 

@@ -54,6 +54,12 @@ class ActionLog(models.Model):
         MEMBERSHIP_ENDED = "membership_ended", _("membership ended")
         PLAYERS_MERGED = "players_merged", _("players merged")
         MERGE_UNDONE = "merge_undone", _("merge undone")
+        # Publishing from a hall (tournaments.publishing): keys, batches, the handover.
+        PUBLISHING_KEY_CREATED = "publishing_key_created", _("publishing key created")
+        PUBLISHING_KEY_REVOKED = "publishing_key_revoked", _("publishing key revoked")
+        PUBLISHED = "published", _("batch published")
+        PUBLISH_REFUSED = "publish_refused", _("batch refused")
+        HANDED_OVER = "handed_over", _("publishing handed over")
 
     # A club's own actions (a player or a season created) have no tournament.
     club = models.ForeignKey(
