@@ -99,11 +99,12 @@ def site(db):
         .order_by("number")
         .first()
     )
-    # Rated players, so that the rating lists show names and clubs (10 series: listed).
-    Rating.objects.bulk_create(
-        Rating(player=player, mu=25.0 + index, sigma=2.0, series=10)
-        for index, player in enumerate(Player.objects.order_by("pk")[:6])
-    )
+    # Rated players, so that the rating lists show names and clubs (10 series: listed);
+    # the demo's closed tables have rated some of them already.
+    for index, player in enumerate(Player.objects.order_by("pk")[:6]):
+        Rating.objects.update_or_create(
+            player=player, defaults={"mu": 25.0 + index, "sigma": 2.0, "series": 10}
+        )
     # Every name a user enters, with the override in its middle.
     for model in (Club, Player, Tournament, Season, League, Team, Venue):
         model.objects.update(name=Concat(F("name"), Value(f" {RLO}x")))
