@@ -52,6 +52,9 @@ class ActionLog(models.Model):
         MEMBERSHIP_ENDED = "membership_ended", _("membership ended")
         PLAYERS_MERGED = "players_merged", _("players merged")
         MERGE_UNDONE = "merge_undone", _("merge undone")
+        # Publishing to a public site from the hall (tournaments.hall).
+        PUBLISHING_STARTED = "publishing_started", _("publishing started")
+        PUBLISHING_STOPPED = "publishing_stopped", _("publishing stopped")
 
     # A club's own actions (a player or a season created) have no tournament.
     club = models.ForeignKey(
