@@ -29,8 +29,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserError
+from tournaments.hall.selectors import process_alive
 from tournaments.log.services import Kind, action_record, check_once
 from tournaments.models import HallSite, Publication, Tournament
+
+# The sender processes this process started, kept so that they are reaped when they end
+# (`selectors.process_alive` waits for them) rather than dropped while they run.
+_senders: dict[int, subprocess.Popen] = {}
 
 # The publishing endpoint's path, added to a site's address given without it.
 ENDPOINT = "/api/v1/publish"
@@ -148,28 +153,6 @@ def publication_failed(publication: Publication, *, message: str, stop: bool = F
     Publication.objects.filter(pk=publication.pk).update(**fields)
 
 
-def process_alive(pid: int | None) -> bool:
-    """Whether the process `pid` still runs (one this process started and that ended is
-    reaped here, not counted)."""
-    if not pid:
-        return False
-    try:
-        done, _status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return False
-    except ChildProcessError:
-        pass  # not a child of this process: ask the system
-    except OSError:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def sender_claim(publication: Publication) -> bool:
     """The calling process becomes the publication's sender, unless another live one is."""
     with transaction.atomic():
@@ -217,6 +200,7 @@ def publishing_start(*, publication: Publication, user=None, once: str | None = 
                 stderr=errors,
                 start_new_session=True,
             )
+        _senders[process.pid] = process
         Publication.objects.filter(pk=row.pk).update(
             pid=process.pid, running=True, stopped=False, last_error=""
         )
@@ -246,3 +230,7 @@ def publishing_stop(*, publication: Publication, user=None, once: str | None = N
     if process_alive(row.pid):
         with contextlib.suppress(OSError):
             os.kill(row.pid, signal.SIGTERM)
+    process = _senders.pop(row.pid, None) if row.pid else None
+    if process is not None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=5)
