@@ -6,5 +6,5 @@ from tournaments.hall import views
 from tournaments.paths import T
 
 manage = [
-    path(T + "publishing/", views.PublishingView.as_view(), name="publishing"),
+    path(T + "public-copy/", views.PublishingView.as_view(), name="hall_publishing"),
 ]

@@ -63,4 +63,4 @@ class PublishingView(TournamentMixin, ManageMixin, TemplateView):
             else:
                 form.add_error(error.field if error.field in form.fields else None, str(error))
                 return self.render_to_response(self.get_context_data(form=form))
-        return redirect("manage:publishing", tournament=self.tournament.slug)
+        return redirect("manage:hall_publishing", tournament=self.tournament.slug)

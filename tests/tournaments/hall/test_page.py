@@ -38,7 +38,7 @@ def started(monkeypatch):
 
 
 def page(tournament):
-    return reverse("manage:publishing", kwargs={"tournament": tournament.slug})
+    return reverse("manage:hall_publishing", kwargs={"tournament": tournament.slug})
 
 
 def test_the_manage_page_links_to_publishing(client, secretary, tournament):
