@@ -82,12 +82,12 @@ def public_site(tmp_path):
         PYTHONDONTWRITEBYTECODE="1",
     )
     server = None
+    log = (tmp_path / "public.log").open("w")
     try:
         _manage(env, "migrate", "--verbosity", "0")
         key = _manage(env, "publishing_key", "create", "--club", "Skatfreunde Altenburg")
         key = key.strip().splitlines()[-1]
         port = _free_port()
-        log = (tmp_path / "public.log").open("w")
         server = subprocess.Popen(
             [
                 str(Path(sys.executable).with_name("gunicorn")),
@@ -116,6 +116,7 @@ def public_site(tmp_path):
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
+        log.close()
         _postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
 
 
