@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 from tests.factories import RegistrationFactory
 from tests.tournaments.hall.helpers import FakePublicSite, fill, grand
 from tournaments.hall import interchange
-from tournaments.hall.interchange import Refused, Unreachable, publish_step
+from tournaments.hall.interchange import Refused, Unreachable, publish_loop, publish_step
 from tournaments.hall.services import publication_set
 from tournaments.interchange.export import export_document
 from tournaments.management.commands.publish import Command
@@ -228,3 +228,27 @@ def test_a_copy_newer_than_the_hall_stops_publishing(tournament, table):
     row = Publication.objects.select_related("tournament").get(pk=row.pk)
     with pytest.raises(Refused, match="newer than this hall"):
         publish_step(row, send=lambda url, key, data: (409, {"version": 10_000}))
+
+
+def test_the_loop_follows_the_hall_until_stopped(tournament, table, site):
+    fill(table, 2)
+    row = publication_set(tournament=tournament, url=site.url, key="good-key")
+    Publication.objects.filter(pk=row.pk).update(running=True)
+    row = publication(tournament)
+    waits = []
+
+    def sleep(seconds):
+        waits.append(seconds)
+        if len(waits) == 1:
+            game_record(table=table, data=grand(3))  # the hall goes on
+        elif len(waits) == 2:
+            site.drops = ["before"]  # the next change meets a dropped connection
+            game_record(table=table, data=grand(4))
+        elif len(waits) == 4:
+            Publication.objects.filter(pk=row.pk).update(running=False)  # Stop
+
+    publish_loop(row, interval=5, sleep=sleep)
+    assert waits == [5, 5, 0, 5]  # current, current, the drop's backoff, current
+    assert ["document" in batch for batch in site.received] == [True, False, False]
+    assert_copy_is_the_hall(site, tournament)
+    assert_each_batch_applied_once(site)

@@ -10,6 +10,7 @@ once (here or on the page), later runs to the same site may leave it out.
 """
 
 import signal
+import threading
 
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
@@ -36,9 +37,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("slug", help="the tournament's short name")
-        parser.add_argument(
-            "--to", required=True, dest="url", help="the public site (https://…)"
-        )
+        parser.add_argument("--to", required=True, dest="url", help="the public site (https://…)")
         parser.add_argument(
             "--key", help="the publishing key the public site gave (kept for later runs)"
         )
@@ -71,7 +70,9 @@ class Command(BaseCommand):
         if not sender_claim(publication):
             raise CommandError(f"already publishing to {url} (process {publication.pid})")
         # A signal (the page's Stop, systemd, kill) ends the loop like Ctrl-C.
-        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        previous = None
+        if not once and threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
         try:
             if once:
                 version = publish_until_current(publication)
@@ -84,3 +85,5 @@ class Command(BaseCommand):
             pass
         finally:
             sender_release(publication)
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
