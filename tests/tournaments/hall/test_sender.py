@@ -2,6 +2,9 @@
 publish --once` and `hall.interchange.publish_step`, batch by batch: nothing lost when a
 connection drops, nothing applied twice, a 409 answered by resending, refusals stop."""
 
+import ssl
+import subprocess
+
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -252,3 +255,24 @@ def test_the_loop_follows_the_hall_until_stopped(tournament, table, site):
     assert ["document" in batch for batch in site.received] == [True, False, False]
     assert_copy_is_the_hall(site, tournament)
     assert_each_batch_applied_once(site)
+
+
+def test_https_checks_the_sites_certificate(tmp_path):
+    """A site whose certificate no authority signed gets no batch (nor the key)."""
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+        + ["-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost"]
+        + ["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+        check=True,
+        capture_output=True,
+    )
+    site = FakePublicSite()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    site.server.socket = context.wrap_socket(site.server.socket, server_side=True)
+    with site:
+        url = site.url.replace("http://", "https://")
+        with pytest.raises(Unreachable, match="CERTIFICATE_VERIFY_FAILED"):
+            interchange.post(url, "good-key", b"{}", timeout=10)
+        assert site.received == []
