@@ -78,9 +78,7 @@ def table_objects(
 
     penalties: dict[int, list[dict]] = defaultdict(list)
     numbers = dict(
-        Game.objects.filter(
-            table__series__tournament=tournament, penalties__isnull=False, **only
-        )
+        Game.objects.filter(table__series__tournament=tournament, penalties__isnull=False, **only)
         .values_list("pk", "number")
         .distinct()
     )
