@@ -640,6 +640,7 @@ class Seat(models.Model):
 # The league, money, sheet (games, penalties and their history) and action-log models
 # (their own modules, registered with the app's models from here).
 from tournaments.accounts.models import Invitation  # noqa: E402, F401, I001
+from tournaments.hall.models import HallSite, Publication  # noqa: E402, F401, I001
 from tournaments.leagues.models import League, MatchDayConfirmation, RosterEntry, Team, Venue  # noqa: E402, F401, I001
 from tournaments.log.models import ActionLog  # noqa: E402, F401, I001
 from tournaments.money.models import Payment, Prize  # noqa: E402, F401, I001

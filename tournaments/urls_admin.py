@@ -5,6 +5,7 @@ from tournaments.accounts import urls as accounts
 from tournaments.draw import urls as draw
 from tournaments.entry import urls as entry
 from tournaments.exporters import urls as exporters
+from tournaments.hall import urls as hall
 from tournaments.leagues import urls as leagues
 from tournaments.log import urls as log
 from tournaments.money import urls as money
@@ -27,4 +28,5 @@ urlpatterns = [
     *accounts.manage,
     *people.manage,
     *publishing.manage,
+    *hall.manage,
 ]

@@ -84,6 +84,7 @@ FOLDERS = {
     "careers": SUBJECTS,  # a player's career and head to head (reads standings and leagues)
     "accounts": SUBJECTS,  # the site's people: clubs, leagues, invitations, roles
     "people": SUBJECTS,  # one person across clubs: memberships, duplicates, merges
+    "hall": SUBJECTS,  # the hall's publishing state; its batches and sender (interchange.py): top
     "caching": CACHING,  # states, answers and standings per version: why public answers are fast
     "public": PAGES,  # the public pages
     "exporters": PAGES,

@@ -45,24 +45,32 @@ def _export_game(game: Game) -> dict:
     return data
 
 
-def export_document(tournament: Tournament, *, archive: bool = True) -> dict:
-    """The whole tournament as a `skat-tournament/1` document (key order of the contract).
+def player_ids(tournament: Tournament) -> dict[int, str]:
+    """The document's player ids ("p1", "p2", …) by player pk: registered and seated
+    players by name then pk. The ids stay while the tournament's `layout` stays."""
+    return _ids(_players_of(tournament))
 
-    With `archive` (the default) the document also carries the optional `archive` object
-    (`interchange.archive`): money, history, provisional and double-entry state, draw seeds.
-    """
-    players = _players_of(tournament)
-    ids = {player.pk: f"p{i}" for i, player in enumerate(players, start=1)}
 
+def _ids(players: list[Player]) -> dict[int, str]:
+    return {player.pk: f"p{i}" for i, player in enumerate(players, start=1)}
+
+
+def table_objects(
+    tournament: Tournament, ids: dict[int, str], *, table_ids: list[int] | None = None
+) -> dict[int, tuple[int, dict]]:
+    """The tables' objects of the document's `series[].tables[]`, each with its series' pk,
+    by table pk in the tables' order: all the tournament's tables, or those of `table_ids`
+    (a publishing batch's sheets)."""
+    only = {} if table_ids is None else {"table_id__in": table_ids}
     seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for table_id, number, player_id in Seat.objects.filter(
-        series__tournament=tournament
+        series__tournament=tournament, **only
     ).values_list("table_id", "number", "player_id"):
         seats[table_id].append((number, player_id))
 
     games: dict[int, list[dict]] = defaultdict(list)
     for game in (
-        Game.objects.filter(table__series__tournament=tournament)
+        Game.objects.filter(table__series__tournament=tournament, **only)
         .order_by("table_id", "number")
         .iterator(chunk_size=GAME_BATCH)
     ):
@@ -70,17 +78,20 @@ def export_document(tournament: Tournament, *, archive: bool = True) -> dict:
 
     penalties: dict[int, list[dict]] = defaultdict(list)
     numbers = dict(
-        Game.objects.filter(table__series__tournament=tournament, penalties__isnull=False)
+        Game.objects.filter(table__series__tournament=tournament, penalties__isnull=False, **only)
         .values_list("pk", "number")
         .distinct()
     )
-    for penalty in Penalty.objects.filter(table__series__tournament=tournament).order_by(
+    for penalty in Penalty.objects.filter(table__series__tournament=tournament, **only).order_by(
         "table_id", "id"
     ):
         penalties[penalty.table_id].append(table_rules.export_penalty(penalty, numbers))
 
-    tables: dict[int, list[dict]] = defaultdict(list)
-    for table in Table.objects.filter(series__tournament=tournament).order_by("number"):
+    tables = Table.objects.filter(series__tournament=tournament)
+    if table_ids is not None:
+        tables = tables.filter(pk__in=table_ids)
+    objects = {}
+    for table in tables.order_by("number"):
         entry = {
             "number": table.number,
             "seats": [ids[player_id] for _number, player_id in sorted(seats[table.pk])],
@@ -89,7 +100,21 @@ def export_document(tournament: Tournament, *, archive: bool = True) -> dict:
         # `penalties` is optional in the contract: written only when there are some.
         if penalties[table.pk]:
             entry["penalties"] = penalties[table.pk]
-        tables[table.series_id].append(entry)
+        objects[table.pk] = (table.series_id, entry)
+    return objects
+
+
+def export_document(tournament: Tournament, *, archive: bool = True) -> dict:
+    """The whole tournament as a `skat-tournament/1` document (key order of the contract).
+
+    With `archive` (the default) the document also carries the optional `archive` object
+    (`interchange.archive`): money, history, provisional and double-entry state, draw seeds.
+    """
+    players = _players_of(tournament)
+    ids = _ids(players)
+    tables: dict[int, list[dict]] = defaultdict(list)
+    for series_id, entry in table_objects(tournament, ids).values():
+        tables[series_id].append(entry)
 
     document = {
         "format": FORMAT,

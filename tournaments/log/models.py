@@ -60,6 +60,9 @@ class ActionLog(models.Model):
         PUBLISHED = "published", _("batch published")
         PUBLISH_REFUSED = "publish_refused", _("batch refused")
         HANDED_OVER = "handed_over", _("publishing handed over")
+        # Publishing to a public site from the hall (tournaments.hall).
+        PUBLISHING_STARTED = "publishing_started", _("publishing started")
+        PUBLISHING_STOPPED = "publishing_stopped", _("publishing stopped")
 
     # A club's own actions (a player or a season created) have no tournament.
     club = models.ForeignKey(

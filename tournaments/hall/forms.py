@@ -1,0 +1,20 @@
+"""The hall's publishing form: the public site's address and the key it gave (entered once:
+kept for the sender, never shown again). `hall.services` checks and writes."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+class PublicationForm(forms.Form):
+    url = forms.CharField(
+        label=_("Public site"),
+        max_length=500,
+        help_text=_("Its address, such as https://skat.example.org."),
+        widget=forms.URLInput(attrs={"autocomplete": "url", "inputmode": "url"}),
+    )
+    key = forms.CharField(
+        label=_("Publishing key"),
+        max_length=200,
+        help_text=_("The key the public site gave for this club; it is not shown again."),
+        widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
+    )
