@@ -60,6 +60,7 @@ ROOT = {
     "lifecycle": SHARED,  # a finished tournament refuses writes (one guard)
     "phrases": SHARED,  # generated sentences: stored as what happened, said when shown
     "collation": SHARED,  # the German A–Z order of every list of names
+    "bulk": SHARED,  # many plain rows at once (COPY on PostgreSQL): imports, rating recompute
     "fields": SHARED,  # form fields offering user text (names isolated)
     "games": GAMES,  # the one bridge to the rules engine
     "shared_views": PAGES,  # what several subjects' views share

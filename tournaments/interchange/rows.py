@@ -30,6 +30,7 @@ from operator import itemgetter
 from django.db import connection
 from django.utils import timezone
 
+from tournaments.bulk import rows_insert
 from tournaments.games import game_row, valuation_settings
 from tournaments.models import Game, Seat, Table, Tournament
 from tournaments.sheets.selectors import TOTAL_FIELDS
@@ -119,7 +120,7 @@ def games_insert(
         _games_copy(tournament_id, tables, stamp, client, {} if spelt is None else spelt)
         return
     end = (None, stamp, stamp, 0)
-    _rows_insert(
+    rows_insert(
         Game,
         _COLUMNS,
         [
@@ -231,19 +232,4 @@ if {Seat._meta.get_field(name).column for name in SEAT_COLUMNS} | {"id"} != {
 def seats_insert(seats: list[tuple]):
     """Insert seats given as values of `SEAT_COLUMNS` (nothing reads their keys back)."""
     if seats:
-        _rows_insert(Seat, SEAT_COLUMNS, seats)
-
-
-def _rows_insert(model, columns: tuple[str, ...], rows: list[tuple]):
-    quote = connection.ops.quote_name
-    table = quote(model._meta.db_table)
-    names = ", ".join(quote(model._meta.get_field(name).column) for name in columns)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # COPY: several times faster than a row-by-row INSERT through the driver.
-            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
-                for values in rows:
-                    copy.write_row(values)
-        else:
-            marks = ", ".join(["%s"] * len(columns))
-            cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+        rows_insert(Seat, SEAT_COLUMNS, seats)

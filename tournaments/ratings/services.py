@@ -32,9 +32,9 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Subquery
 
+from tournaments.bulk import rows_insert
 from tournaments.models import Game, Player, Rating, RatingChange, Seat, Table
 from tournaments.ratings.method import START, Skill, places, rate_table
 
@@ -164,29 +164,10 @@ def _rate(tables: list[RatedTable], states: dict[int, State]) -> list[tuple]:
     return changes
 
 
-def _rows_insert(model, fields: tuple[str, ...], rows: list[tuple]):
-    """Insert plain rows: COPY on PostgreSQL, one prepared INSERT on SQLite. A recompute
-    writes 350,000 changes for 100,000 tables; `bulk_create` built a model instance and
-    an SQL text per batch for each and took most of the time (bench/rating.py)."""
-    if not rows:
-        return
-    quote = connection.ops.quote_name
-    table = quote(model._meta.db_table)
-    names = ", ".join(quote(model._meta.get_field(name).column) for name in fields)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-        else:
-            marks = ", ".join(["%s"] * len(fields))
-            cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
-
-
 def _write(changes: list[tuple], states: dict[int, State]):
     """Store the new steps and each touched player's rating (a player without a step left
     has no rating: as a recompute would leave them)."""
-    _rows_insert(RatingChange, CHANGE_FIELDS, changes)
+    rows_insert(RatingChange, CHANGE_FIELDS, changes)
     kept = [
         Rating(player_id=player, mu=state.skill.mu, sigma=state.skill.sigma, series=state.series)
         for player, state in states.items()
@@ -306,8 +287,8 @@ def ratings_recompute() -> tuple[int, int]:
     Rating.objects.all().delete()
     tables = _rated_tables()
     states: dict[int, State] = {}
-    _rows_insert(RatingChange, CHANGE_FIELDS, _rate(tables, states))
-    _rows_insert(
+    rows_insert(RatingChange, CHANGE_FIELDS, _rate(tables, states))
+    rows_insert(
         Rating,
         RATING_FIELDS,
         [(p, s.skill.mu, s.skill.sigma, s.series) for p, s in states.items()],
