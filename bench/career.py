@@ -16,7 +16,8 @@ Generates (once, then reuses: found by its club's name) on the database of DATAB
 
 Seats carry their stored totals and games their stored values as `sheets.totals` and the
 rules engine would write them (the generator writes plausible figures directly, in bulk:
-the pages read the stored columns, never the rules). Then it measures, in this process
+the pages read the stored columns, never the rules); the seats' declared games by type are
+written from the games by `sheets.totals` itself. Then it measures, in this process
 (Django's test client, the site's settings, the shared page cache on, LocMem unless
 CACHE_URL says otherwise):
 
@@ -251,6 +252,11 @@ def generate(seed: int):
             other_tables += made
     _insert_games(other_tables)
     print(f"  other games: {len(other_tables) * GAMES}")
+    # The seats' declared games by type, from the games as every sheet write stores them
+    # (the other totals stay the generator's plausible figures).
+    from tournaments.sheets.totals import seat_totals_rebuild
+
+    seat_totals_rebuild(fields=("declared",))
     return player
 
 

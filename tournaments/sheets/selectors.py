@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
@@ -57,6 +57,8 @@ class SeatLine:
     penalties: int = 0
     games: int = 0
     provisional: bool = False  # games entered at the table, not yet confirmed
+    # Game type → [declared, won, lost]: the games the seat declared (`sheets.totals`).
+    declared: dict = field(default_factory=dict)
 
 
 # The seat's stored totals, in `SeatLine`'s order of fields.
@@ -69,6 +71,7 @@ TOTAL_FIELDS = (
     "penalties",
     "games_played",
     "provisional",
+    "declared",
 )
 
 
