@@ -282,10 +282,8 @@ def player_career(player: Player, *, viewer=None) -> Career:
     by_tournament: dict[int, list[CareerSeries]] = defaultdict(list)
     for s in series:
         by_tournament[s.tournament.pk].append(s)
-    # Registered but never seated: the tournament is still the player's.
-    tournaments = list(
-        {h.tournament.pk: h.tournament for h in stats.history}.values()
-    ) + _registered_only(player, viewer, {h.tournament.pk for h in stats.history})
+    # Every visible tournament of the player, one they are registered in but never seated too.
+    tournaments = list(stats.seen.values())
     places = final_places(tournaments)
     career_tournaments = []
     for t in sorted(tournaments, key=lambda t: (t.date, t.pk), reverse=True):
@@ -319,16 +317,6 @@ def player_career(player: Player, *, viewer=None) -> Career:
         average=scaled_average(series),
         form=_form(series),
         mates=_mates(player, series, seats),
-    )
-
-
-def _registered_only(player: Player, viewer, seated: set[int]) -> list[Tournament]:
-    return list(
-        permissions.visible_tournaments(
-            viewer, Tournament.objects.filter(registrations__player=player)
-        )
-        .exclude(pk__in=seated)
-        .select_related("club")
     )
 
 

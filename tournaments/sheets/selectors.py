@@ -34,6 +34,7 @@ SEAT_FIELDS = (
     "number",
     "player_id",
     "player__name",
+    "series__tournament_id",
 )
 
 
@@ -49,6 +50,7 @@ class SeatLine:
     seat: int
     player_id: int
     player_name: str
+    tournament_id: int
     game_points: int = 0
     won: int = 0
     lost: int = 0
