@@ -575,6 +575,19 @@ class PlayerStatistics:
         return [h for h in self.history if h.line.games]
 
 
+# The fields of a tournament a player's statistics and career read (`player_statistics`).
+PLAYER_TOURNAMENT_FIELDS = (
+    "name",
+    "slug",
+    "date",
+    "status",
+    "published",
+    "season_id",
+    "club_id",
+    "club__name",
+)
+
+
 def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
     """A player's series history and declared games by type, from the tournaments `viewer`
     may see (published ones for the public, `None`)."""
@@ -587,7 +600,11 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
                 Q(pk__in=Seat.objects.filter(player=player).values("series__tournament_id"))
                 | Q(pk__in=Registration.objects.filter(player=player).values("tournament_id"))
             ),
-        ).select_related("club")
+        )
+        .select_related("club")
+        # What the career and its pages show of a tournament: a third of its columns,
+        # and of its club the name (500 tournaments are read for a long career).
+        .only(*PLAYER_TOURNAMENT_FIELDS)
     }
     # The ids, not the instances: Django prepares each instance of an IN list anew for
     # every query that holds it (25 ms for 500 tournaments in two queries).
