@@ -37,8 +37,24 @@ average about 5): the page cold 491 ms (MISS), from the cache 47 ms; the API's p
 database's: the games declared by type (18,000 games counted through 1,500 seats' index
 scans, 50-120 ms), the places' sums and registrations of 500 tournaments (40-60 ms), the
 seats (series, tables, mates); the rest is Python over 1,500 series and 4,000 standings rows
-and the page. Under 50 ms needs those figures stored, not counted per request (a seat's
-declared games by type, a finished tournament's places).
+and the page.
+
+Since then (issue 29, numbers) each seat stores its declared games by type with its totals
+(`Seat.declared`, `sheets.totals`), the history is one seat query, the registered-only
+tournaments come from the same read and the tournaments are read with the columns the
+career shows: 25 queries cold instead of 29. Old and new code on the same database,
+interleaved, medians of 7 cold requests, load average 7-10 on 2 cores: the page's database
+time 300-380 ms -> 150-260 ms, its wall time 625-725 ms -> 537-557 ms; the process's CPU
+about the same, some 190-200 ms (of it `player_career` 100-175 ms: the statistics 26 ms,
+the final places 18 ms, the season 8 ms, the tables' seats 6 ms, at a lower load). A small
+player's page: 90-116 -> 73-76 ms. Still a MISS of the 50 ms: what remains is reading and
+ranking 500 tournaments' standings rows (the final places: 12,000 seats summed, 4,000
+registrations, ranked in Python), 1,500 series with the 6,000 seats of their tables, the
+career state (the mates' names, 1,500 seats) and rendering. The final places cannot be
+stored when a tournament finishes as long as seats may be written after the status says
+finished (the tests' fixtures do, and they stay unchanged), so under 50 ms needs a stored
+career per player (computed once per career state and kept apart from the page cache) or
+a machine that is not shared.
 
 Usage:
 

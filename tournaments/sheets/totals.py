@@ -1,13 +1,14 @@
 """The seats' stored sheet totals: written with every change to a sheet, read by standings.
 
 Each `Seat` row carries its result at its table (`SeatLine`'s figures: game points, won,
-lost, others' lost, penalties, list points, games, provisional). Every writer of a sheet —
+lost, others' lost, penalties, list points, games, provisional, and its declared games by
+type, which a player's career adds up). Every writer of a sheet —
 a game entered, corrected or deleted, a penalty, a second copy's row or a settlement under
 double entry, a confirmation — goes through the writing step (`sheets.writing`), which
 calls `seat_totals_refresh` for the table in the writer's transaction; a recompute and an
 import write them too, so the totals are never behind the games; standings,
-projector, team and season tables then read a few thousand seat rows, never the games
-(as Tabbycat keeps `TeamScore`).
+projector, team and season tables and a player's career then read seat rows, never the
+games (as Tabbycat keeps `TeamScore`).
 
 `seat_figures` is the one computation of a seat's figures from its table's games and
 penalties, with no database: `seat_lines_from_games` feeds it the stored games (two
