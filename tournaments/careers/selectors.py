@@ -183,9 +183,13 @@ def _table_seats(
     (which psycopg binds one by one), and those of `history` kept."""
     tables = {h.line.table_id for h in history}
     seats: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-    rows = Seat.objects.filter(
-        table_id__in=Seat.objects.filter(player=player).values("table_id")
-    ).values_list("table_id", "player_id", "list_points", "games_played")
+    rows = (
+        Seat.objects.filter(table_id__in=Seat.objects.filter(player=player).values("table_id"))
+        # Unordered: the seats' default order joins their tables, series and tournaments
+        # to sort 6,000 rows that are grouped by table here anyway.
+        .order_by()
+        .values_list("table_id", "player_id", "list_points", "games_played")
+    )
     for table_id, player_id, points, games in rows:
         if table_id in tables:
             seats[table_id].append((player_id, points, games))
