@@ -39,22 +39,30 @@ scans, 50-120 ms), the places' sums and registrations of 500 tournaments (40-60 
 seats (series, tables, mates); the rest is Python over 1,500 series and 4,000 standings rows
 and the page.
 
-Since then (issue 29, numbers) each seat stores its declared games by type with its totals
-(`Seat.declared`, `sheets.totals`), the history is one seat query, the registered-only
-tournaments come from the same read and the tournaments are read with the columns the
-career shows: 25 queries cold instead of 29. Old and new code on the same database,
-interleaved, medians of 7 cold requests, load average 7-10 on 2 cores: the page's database
-time 300-380 ms -> 150-260 ms, its wall time 625-725 ms -> 537-557 ms; the process's CPU
-about the same, some 190-200 ms (of it `player_career` 100-175 ms: the statistics 26 ms,
-the final places 18 ms, the season 8 ms, the tables' seats 6 ms, at a lower load). A small
-player's page: 90-116 -> 73-76 ms. Still a MISS of the 50 ms: what remains is reading and
-ranking 500 tournaments' standings rows (the final places: 12,000 seats summed, 4,000
-registrations, ranked in Python), 1,500 series with the 6,000 seats of their tables, the
-career state (the mates' names, 1,500 seats) and rendering. The final places cannot be
-stored when a tournament finishes as long as seats may be written after the status says
-finished (the tests' fixtures do, and they stay unchanged), so under 50 ms needs a stored
-career per player (computed once per career state and kept apart from the page cache) or
-a machine that is not shared.
+Since then (issue 29, numbers): each seat stores its declared games by type with its
+totals (`Seat.declared`, `sheets.totals`), so no request counts games; the page ranks the
+final standings of the 50 tournaments it lists, not of all 500 (`career_places`; the API
+still ranks every one, it lists them all); the history is one seat query with the
+tournaments' ids, the registered-only tournaments come from the same read, the tournaments
+are read with the columns the career shows, and the seats of the player's tables unordered
+(their default order joined and sorted 6,000 rows): 25 queries cold instead of 29.
+
+Old and new code on the same database, interleaved in one run (this script, medians of 9,
+load average 3.3-3.7 on 2 cores): the page cold 322 / 327 ms -> 120 / 123 ms (0.37 times),
+from the cache 25-29 ms either way; the API's player 305-337 ms either way; head to head
+47-84 ms either way. Per request (medians of 9, load 4.0-4.2, the process's CPU and the
+database calls' wall time): the page cold 486-522 ms wall, 192-197 ms CPU, 228-286 ms in
+the database -> 237-249 ms, 87-92 ms, 83-111 ms; a small player's page 46-88 -> 36-46 ms.
+
+Still a MISS of the 50 ms. Of some 120 ms left (load about 3): the career state 25 ms
+(11 ms CPU: the mates' names, 1,500 seats, read on every request, cached or not), the
+statistics 25 ms (1,500 seats with their stored figures and 500 tournaments), the season's
+tables 8 ms, the seats of the tables (place at the table, mates) 6 ms, the page's final
+places 8 ms, the rendering some 15 ms. The final places cannot be stored when a tournament
+finishes as long as seats may be written after the status says finished (the tests'
+fixtures do, and they stay unchanged). Under 50 ms needs the career itself stored per
+player (computed once per career state, kept apart from the page cache) or a machine that
+is not shared.
 
 Usage:
 
