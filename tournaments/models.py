@@ -616,6 +616,10 @@ class Seat(models.Model):
     list_points = models.IntegerField(default=0, editable=False)
     games_played = models.PositiveSmallIntegerField(default=0, editable=False)
     provisional = models.BooleanField(default=False, editable=False)
+    # The games the seat declared, by type: {"grand": [declared, won, lost], ...}
+    # (`sheets.totals.seat_figures`), so that a career's games declared by type add up a
+    # player's seats instead of counting their games.
+    declared = models.JSONField(default=dict, editable=False)
 
     class Meta:
         ordering = ["table", "number"]

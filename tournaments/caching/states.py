@@ -122,7 +122,9 @@ def _player_sql() -> tuple[str, str, str]:
     def column(model, name):
         return model._meta.get_field(name).column
 
-    totals = ", ".join(f"s.{column(Seat, name)}" for name in TOTAL_FIELDS)
+    # The declared games by type are left out: every write that changes them moves the
+    # table's `sheet_version`, read here (and their JSON would be parsed per request).
+    totals = ", ".join(f"s.{column(Seat, name)}" for name in TOTAL_FIELDS if name != "declared")
     own = (
         "SELECT p.name, p.team, p.category, p.club_id, c.name, p.listed"
         f" FROM {table(Player)} p LEFT OUTER JOIN {table(Club)} c ON c.id = p.club_id"

@@ -31,6 +31,7 @@ per season the player played in). Nothing here writes.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from django.db.models import Q
@@ -89,6 +90,12 @@ class CareerTournament:
     list_points: int
     place: int | None  # of the final standings; None while not finished
     players: int | None  # in the final standings
+
+    @property
+    def finished(self) -> bool:
+        """Whether the tournament is finished: it has a final place for the player (who
+        is in its standings, registered or seated), filled in by `career_places`."""
+        return self.tournament.status == Tournament.Status.FINISHED
 
 
 @dataclass
@@ -178,9 +185,13 @@ def _table_seats(
     (which psycopg binds one by one), and those of `history` kept."""
     tables = {h.line.table_id for h in history}
     seats: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-    rows = Seat.objects.filter(
-        table_id__in=Seat.objects.filter(player=player).values("table_id")
-    ).values_list("table_id", "player_id", "list_points", "games_played")
+    rows = (
+        Seat.objects.filter(table_id__in=Seat.objects.filter(player=player).values("table_id"))
+        # Unordered: the seats' default order joins their tables, series and tournaments
+        # to sort 6,000 rows that are grouped by table here anyway.
+        .order_by()
+        .values_list("table_id", "player_id", "list_points", "games_played")
+    )
     for table_id, player_id, points, games in rows:
         if table_id in tables:
             seats[table_id].append((player_id, points, games))
@@ -260,9 +271,11 @@ def _form(series: list[CareerSeries]) -> list[FormPoint]:
     return points
 
 
-def player_career(player: Player, *, viewer=None) -> Career:
+def player_career(player: Player, *, viewer=None, places: bool = True) -> Career:
     """The player's career as `viewer` may see it (the public, None: published
-    tournaments)."""
+    tournaments). `places` False: the tournaments' final places are left for
+    `career_places` to fill in for those shown (a page of 50 of 500 tournaments: ranking
+    the standings of all of them was the largest part of the page's time)."""
     viewer = _viewer(viewer)
     stats = player_statistics(player, viewer=viewer)
     seats = _table_seats(player, stats.history)
@@ -284,24 +297,22 @@ def player_career(player: Player, *, viewer=None) -> Career:
     by_tournament: dict[int, list[CareerSeries]] = defaultdict(list)
     for s in series:
         by_tournament[s.tournament.pk].append(s)
-    # Registered but never seated: the tournament is still the player's.
-    tournaments = list(
-        {h.tournament.pk: h.tournament for h in stats.history}.values()
-    ) + _registered_only(player, viewer, {h.tournament.pk for h in stats.history})
-    places = final_places(tournaments)
+    # Every visible tournament of the player, one they are registered in but never seated too.
+    tournaments = list(stats.seen.values())
     career_tournaments = []
     for t in sorted(tournaments, key=lambda t: (t.date, t.pk), reverse=True):
-        place, players = places.get(t.pk, {}).get(player.pk, (None, None))
         own = by_tournament.get(t.pk, [])
         career_tournaments.append(
             CareerTournament(
                 tournament=t,
                 series=own,
                 list_points=sum(s.line.list_points for s in own),
-                place=place,
-                players=players,
+                place=None,
+                players=None,
             )
         )
+    if places:
+        career_places(player, career_tournaments)
     by_year: dict[int, list[CareerSeries]] = defaultdict(list)
     for s in series:
         if s.scaled is not None:
@@ -324,14 +335,13 @@ def player_career(player: Player, *, viewer=None) -> Career:
     )
 
 
-def _registered_only(player: Player, viewer, seated: set[int]) -> list[Tournament]:
-    return list(
-        permissions.visible_tournaments(
-            viewer, Tournament.objects.filter(registrations__player=player)
-        )
-        .exclude(pk__in=seated)
-        .select_related("club")
-    )
+def career_places(player: Player, tournaments: Iterable[CareerTournament]) -> None:
+    """Fill in the player's final place (and of how many) in each of `tournaments` that
+    is finished (`final_places`; the others keep None)."""
+    tournaments = list(tournaments)
+    places = final_places([t.tournament for t in tournaments])
+    for t in tournaments:
+        t.place, t.players = places.get(t.tournament.pk, {}).get(player.pk, (None, None))
 
 
 def _mates(player: Player, series: list[CareerSeries], seats) -> list[TableMate]:

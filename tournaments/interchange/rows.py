@@ -23,6 +23,7 @@ spell every value of every row. `seats_insert` writes the seats (a few per table
 
 from __future__ import annotations
 
+import json
 from collections import namedtuple
 from collections.abc import Mapping
 from operator import itemgetter
@@ -219,12 +220,16 @@ def _games_copy(tournament_id, tables, stamp, client, spelt: dict[tuple, str]):
 
 
 # A seat as the import writes it: its table, series, number, player and table size, then
-# its totals (`sheets.totals.seat_figures`, whole numbers and a boolean).
+# its totals (`sheets.totals.seat_figures`, whole numbers and a boolean, and the declared
+# games by type, a mapping written as JSON text).
 SEAT_COLUMNS = ("table_id", "series_id", "number", "player_id", "table_size", *TOTAL_FIELDS)
+_SEAT_JSON = SEAT_COLUMNS.index("declared")
 if {Seat._meta.get_field(name).column for name in SEAT_COLUMNS} | {"id"} != {
     field.column for field in Seat._meta.concrete_fields
 } or any(
-    Seat._meta.get_field(name).get_internal_type() not in _PLAIN for name in TOTAL_FIELDS
+    Seat._meta.get_field(name).get_internal_type()
+    not in (_PLAIN if name != "declared" else {"JSONField"})
+    for name in TOTAL_FIELDS
 ):  # pragma: no cover - a new Seat column must be given a value here
     raise RuntimeError("interchange.rows: Seat has a column the import does not write")
 
@@ -232,4 +237,9 @@ if {Seat._meta.get_field(name).column for name in SEAT_COLUMNS} | {"id"} != {
 def seats_insert(seats: list[tuple]):
     """Insert seats given as values of `SEAT_COLUMNS` (nothing reads their keys back)."""
     if seats:
-        rows_insert(Seat, SEAT_COLUMNS, seats)
+        at = _SEAT_JSON
+        rows_insert(
+            Seat,
+            SEAT_COLUMNS,
+            [(*seat[:at], json.dumps(seat[at]), *seat[at + 1 :]) for seat in seats],
+        )

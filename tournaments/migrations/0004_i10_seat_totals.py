@@ -30,7 +30,19 @@ def fill_seat_totals(apps, schema_editor):
     from tournaments.sheets.totals import seat_totals_rebuild
 
     if apps.get_model("tournaments", "Seat").objects.exists():
-        seat_totals_rebuild()
+        # The totals this migration adds (a later one adds and fills the declared games).
+        seat_totals_rebuild(
+            fields=(
+                "game_points",
+                "won",
+                "lost",
+                "others_lost",
+                "list_points",
+                "penalties",
+                "games_played",
+                "provisional",
+            )
+        )
 
 
 class Migration(migrations.Migration):

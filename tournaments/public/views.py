@@ -28,6 +28,7 @@ from tournaments.caching.states import (
 )
 from tournaments.careers.selectors import (
     FORM_WINDOW,
+    career_places,
     head_to_head,
     player_career,
     player_shown,
@@ -194,7 +195,8 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
         # A player not listed publicly has no public page (those who manage them see it).
         if not permissions.can_see_player_page(self.request.user, player):
             raise Http404
-        self.career = player_career(player, viewer=self.request.user)
+        # The final places of the page's tournaments only (`get_context_data`).
+        self.career = player_career(player, viewer=self.request.user, places=False)
         self.stats = self.career.stats
         # Nobody learns of a player who only appears in tournaments they may not see.
         if not self.stats.tournaments and not permissions.can_manage_club(
@@ -213,12 +215,13 @@ class PlayerDetailView(VersionedPageMixin, DetailView):
             query.get("tournaments")
         )
         series = Paginator(career.series[::-1], CAREER_PER_PAGE).get_page(query.get("series"))
+        career_places(career.player, tournaments.object_list)
         context.update(
             career=career,
             stats=career.stats,
             tournaments_page=tournaments,
             series_page=series,
-            finals=[t for t in career.tournaments if t.place is not None],
+            finals=any(t.finished for t in career.tournaments),
             chart=charts.form_chart(career.form),
             form_window=FORM_WINDOW,
             form_shown=charts.FORM_SHOWN,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
@@ -34,6 +34,7 @@ SEAT_FIELDS = (
     "number",
     "player_id",
     "player__name",
+    "series__tournament_id",
 )
 
 
@@ -49,6 +50,7 @@ class SeatLine:
     seat: int
     player_id: int
     player_name: str
+    tournament_id: int
     game_points: int = 0
     won: int = 0
     lost: int = 0
@@ -57,6 +59,8 @@ class SeatLine:
     penalties: int = 0
     games: int = 0
     provisional: bool = False  # games entered at the table, not yet confirmed
+    # Game type → [declared, won, lost]: the games the seat declared (`sheets.totals`).
+    declared: dict = field(default_factory=dict)
 
 
 # The seat's stored totals, in `SeatLine`'s order of fields.
@@ -69,6 +73,7 @@ TOTAL_FIELDS = (
     "penalties",
     "games_played",
     "provisional",
+    "declared",
 )
 
 

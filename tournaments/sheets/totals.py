@@ -1,13 +1,14 @@
 """The seats' stored sheet totals: written with every change to a sheet, read by standings.
 
 Each `Seat` row carries its result at its table (`SeatLine`'s figures: game points, won,
-lost, others' lost, penalties, list points, games, provisional). Every writer of a sheet —
+lost, others' lost, penalties, list points, games, provisional, and its declared games by
+type, which a player's career adds up). Every writer of a sheet —
 a game entered, corrected or deleted, a penalty, a second copy's row or a settlement under
 double entry, a confirmation — goes through the writing step (`sheets.writing`), which
 calls `seat_totals_refresh` for the table in the writer's transaction; a recompute and an
 import write them too, so the totals are never behind the games; standings,
-projector, team and season tables then read a few thousand seat rows, never the games
-(as Tabbycat keeps `TeamScore`).
+projector, team and season tables and a player's career then read seat rows, never the
+games (as Tabbycat keeps `TeamScore`).
 
 `seat_figures` is the one computation of a seat's figures from its table's games and
 penalties, with no database: `seat_lines_from_games` feeds it the stored games (two
@@ -25,7 +26,7 @@ from typing import NamedTuple
 from django.db import transaction
 from django.db.models import QuerySet
 
-from tournaments.models import Game, Penalty, Seat, Tournament
+from tournaments.models import Game, GameType, Penalty, Seat, Tournament
 from tournaments.sheets.selectors import TOTAL_FIELDS, SeatLine, disputed_games, seat_lines
 
 # Seats written per UPDATE when a whole tournament is rebuilt.
@@ -34,6 +35,8 @@ REBUILD_BATCH = 500
 SMALL_WRITE = 10
 # The seat's column named otherwise on `SeatLine`.
 SEAT_LINE_NAME = {"games_played": "games"}
+# Games nobody declared: not among a seat's declared games.
+UNDECLARED = (GameType.PASSED, GameType.RAMSCH)
 
 
 class SeatFigures(NamedTuple):
@@ -48,6 +51,7 @@ class SeatFigures(NamedTuple):
     penalties: int
     games_played: int  # the games of the table that count
     provisional: bool  # some of them are not confirmed yet
+    declared: dict  # game type → [declared, won, lost] of the seat's own games (`declared`)
 
 
 def seat_figures(*, size: int, games: Iterable, penalties: Iterable) -> dict[int, SeatFigures]:
@@ -55,22 +59,31 @@ def seat_figures(*, size: int, games: Iterable, penalties: Iterable) -> dict[int
     penalties: the one computation of a seat's totals (the writers' refresh, the import, a
     second copy's summary). No database: anything with the fields does.
 
-    `games`: each with `declarer`, `ramsch_tie`, `score`, `is_won`, `is_lost`,
+    `games`: each with `game`, `declarer`, `ramsch_tie`, `score`, `is_won`, `is_lost`,
     `list_declarer`, `list_others` and `provisional` as `Game` stores them (the engine's
     values); `penalties`: each with `seat` and `points`.
 
     A seat's own games are those it declared, and a ramsch tie's second seat
     (`Game.ramsch_tie`) scores what the declarer seat scores. Its list points are its own
     games' `list_declarer` and the others' games' `list_others` (rules §2); its penalties
-    count in its game points and its list points.
+    count in its game points and its list points. Its *declared* games (by type: how many,
+    won, lost) are the games it declared, neither passed in nor ramsch (a ramsch tie's
+    second seat declared nothing): the career's games declared by type add them up, so
+    that no page counts a player's games.
     """
     own = {seat: [0, 0, 0, 0, 0] for seat in range(1, size + 1)}
+    declared: dict[int, dict[str, list[int]]] = {seat: {} for seat in own}
     table_lost = table_lo = played = provisional = 0
     for game in games:
         played += 1
         provisional += game.provisional
         table_lost += game.is_lost
         table_lo += game.list_others
+        if game.declarer is not None and game.game not in UNDECLARED:
+            kind = declared[game.declarer].setdefault(game.game, [0, 0, 0])
+            kind[0] += 1
+            kind[1] += game.is_won
+            kind[2] += game.is_lost
         for seat in (game.declarer, game.ramsch_tie):
             if seat is not None:
                 figures = own[seat]
@@ -92,6 +105,7 @@ def seat_figures(*, size: int, games: Iterable, penalties: Iterable) -> dict[int
             penalties=fines[seat],
             games_played=played,
             provisional=bool(provisional),
+            declared=declared[seat],
         )
         for seat, (score, won, lost, list_declarer, list_others) in own.items()
     }
@@ -99,6 +113,7 @@ def seat_figures(*, size: int, games: Iterable, penalties: Iterable) -> dict[int
 
 # What `seat_figures` reads of a stored game and a penalty.
 GAME_FIGURES = (
+    "game",
     "declarer",
     "ramsch_tie",
     "score",
@@ -145,22 +160,22 @@ def seat_lines_from_games(seats: QuerySet[Seat]) -> list[SeatLine]:
     return lines
 
 
-def _write(lines: list[SeatLine]) -> int:
+def _write(lines: list[SeatLine], fields: tuple[str, ...] = TOTAL_FIELDS) -> int:
     if len(lines) <= SMALL_WRITE:
         # One table's seats (every game entered): an UPDATE per seat costs a third of
         # bulk_update's, whose CASE per field and seat takes longer to build than to run.
         for line in lines:
             Seat.objects.filter(pk=line.seat_id).update(
-                **{name: getattr(line, SEAT_LINE_NAME.get(name, name)) for name in TOTAL_FIELDS}
+                **{name: getattr(line, SEAT_LINE_NAME.get(name, name)) for name in fields}
             )
         return len(lines)
     seats = []
     for line in lines:
         seat = Seat(pk=line.seat_id)
-        for name in TOTAL_FIELDS:
+        for name in fields:
             setattr(seat, name, getattr(line, SEAT_LINE_NAME.get(name, name)))
         seats.append(seat)
-    Seat.objects.bulk_update(seats, TOTAL_FIELDS, batch_size=REBUILD_BATCH)
+    Seat.objects.bulk_update(seats, fields, batch_size=REBUILD_BATCH)
     return len(seats)
 
 
@@ -174,8 +189,11 @@ def seat_totals_refresh(*, table_ids: Iterable[int]) -> int:
         return _write(seat_lines_from_games(Seat.objects.filter(table_id__in=table_ids)))
 
 
-def seat_totals_rebuild(*, tournament: Tournament | None = None) -> int:
-    """Write every seat's totals again (one tournament's, or the whole database's)."""
+def seat_totals_rebuild(
+    *, tournament: Tournament | None = None, fields: tuple[str, ...] = TOTAL_FIELDS
+) -> int:
+    """Write every seat's totals again (one tournament's, or the whole database's);
+    `fields`: only those of the totals (a migration that adds one fills it alone)."""
     tournaments = (
         [tournament.pk]
         if tournament is not None
@@ -185,6 +203,7 @@ def seat_totals_rebuild(*, tournament: Tournament | None = None) -> int:
     with transaction.atomic():
         for tournament_id in tournaments:
             count += _write(
-                seat_lines_from_games(Seat.objects.filter(series__tournament_id=tournament_id))
+                seat_lines_from_games(Seat.objects.filter(series__tournament_id=tournament_id)),
+                fields,
             )
     return count

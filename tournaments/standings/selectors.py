@@ -16,13 +16,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from django.db import connection
-from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.db.models import Max, Q
 from django.utils.translation import ngettext
 
 from tournaments import permissions
 from tournaments.formats import public_name
 from tournaments.models import (
-    Game,
     GameType,
     Player,
     Registration,
@@ -31,7 +30,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.sheets.selectors import SeatLine, disputed_games, seat_lines
+from tournaments.sheets.selectors import SeatLine, seat_lines
 from tournaments.standings.sql import (
     ROSTERS_SQL,
     fetch,
@@ -586,11 +585,27 @@ class PlayerStatistics:
     list_points: int
     average_list_points: float | None  # per series played
     by_type: list[tuple[str, str, int, int, int]]  # (game, label, declared, won, lost)
+    # The visible tournaments counted in `tournaments`, by id (also those the player is
+    # registered in without a seat).
+    seen: dict[int, Tournament] = field(default_factory=dict, repr=False)
 
     @property
     def played(self) -> list[PlayerSeriesLine]:
         """The series with games: a seat in a series not yet begun is no result of 0."""
         return [h for h in self.history if h.line.games]
+
+
+# The fields of a tournament a player's statistics and career read (`player_statistics`).
+PLAYER_TOURNAMENT_FIELDS = (
+    "name",
+    "slug",
+    "date",
+    "status",
+    "published",
+    "season_id",
+    "club_id",
+    "club__name",
+)
 
 
 def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
@@ -605,41 +620,37 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
                 Q(pk__in=Seat.objects.filter(player=player).values("series__tournament_id"))
                 | Q(pk__in=Registration.objects.filter(player=player).values("tournament_id"))
             ),
-        ).select_related("club")
+        )
+        .select_related("club")
+        # What the career and its pages show of a tournament: a third of its columns,
+        # and of its club the name (500 tournaments are read for a long career).
+        .only(*PLAYER_TOURNAMENT_FIELDS)
     }
-    seats = Seat.objects.filter(player=player, series__tournament__in=list(tournaments))
-    lines = seat_lines(seats)
-    tournament_of = dict(seats.values_list("id", "series__tournament_id"))
+    # The ids, not the instances: Django prepares each instance of an IN list anew for
+    # every query that holds it (25 ms for 500 tournaments in two queries).
+    seats = Seat.objects.filter(player=player, series__tournament_id__in=list(tournaments))
     history = [
-        PlayerSeriesLine(tournament=tournaments[tournament_of[line.seat_id]], line=line)
-        for line in lines
+        PlayerSeriesLine(tournament=tournaments[line.tournament_id], line=line)
+        for line in seat_lines(seats)
     ]
     history.sort(key=lambda h: (h.tournament.date, h.tournament.pk, h.line.series_number))
-    # Like the standings, a disputed row (double entry) counts nowhere until it is settled.
-    disputed = disputed_games(seats.values("table_id"))
-    # The games the player declared: each seat's games at its table as its declarer. An
-    # EXISTS on the player's seats, which PostgreSQL plans as a loop over those seats with
-    # the games' table index: an OR of one (table, declarer) term per seat took 6.4 s for
-    # 1,500 seats among 1.2 million games (bench/career.py), this 0.1 s.
-    own_games = (
-        Game.objects.filter(
-            # The tables' games first (SQLite evaluates the EXISTS per game it reads).
-            Exists(seats.filter(table_id=OuterRef("table_id"), number=OuterRef("declarer"))),
-            table_id__in=seats.values("table_id"),
-        )
-        .exclude(game__in=[GameType.PASSED, GameType.RAMSCH])
-        .exclude(pk__in=[pk for pks in disputed.values() for pk in pks])
-    )
+    # The games the player declared, by type: each seat's stored figures
+    # (`sheets.totals.seat_figures`: disputed rows under double entry count nowhere until
+    # settled, as in the standings), added up. Counting the games took 50-120 ms for 1,500
+    # seats among 1.2 million games (bench/career.py).
+    declared: dict[str, list[int]] = {}
+    for h in history:
+        for game, (n, won, lost) in h.line.declared.items():
+            total = declared.setdefault(game, [0, 0, 0])
+            total[0] += n
+            total[1] += won
+            total[2] += lost
     labels = dict(GameType.choices)
     by_type = [
-        (r["game"], str(labels.get(r["game"], r["game"])), r["n"], r["won"], r["lost"])
-        for r in own_games.values("game")
-        .annotate(
-            n=Count("id"),
-            won=Count("id", filter=Q(is_won=True)),
-            lost=Count("id", filter=Q(is_lost=True)),
+        (game, str(labels.get(game, game)), n, won, lost)
+        for game, (n, won, lost) in sorted(
+            declared.items(), key=lambda item: (-item[1][0], item[0])
         )
-        .order_by("-n", "game")
     ]
     played = [h for h in history if h.line.games]
     played_points = sum(h.line.list_points for h in played)
@@ -654,6 +665,7 @@ def player_statistics(player: Player, *, viewer=None) -> PlayerStatistics:
         list_points=sum(h.line.list_points for h in history),
         average_list_points=round(played_points / len(played), 1) if played else None,
         by_type=by_type,
+        seen=tournaments,
     )
 
 

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.db import transaction
+from django.db.models import Count, Q
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,7 +30,7 @@ from tournaments.errors import UserError
 from tournaments.games import scores_recompute
 from tournaments.models import Game, Penalty, Seat, Tournament
 from tournaments.registry.services import tournament_update
-from tournaments.sheets.selectors import TOTAL_FIELDS, seat_lines, table_sheet
+from tournaments.sheets.selectors import TOTAL_FIELDS, disputed_games, seat_lines, table_sheet
 from tournaments.sheets.services import (
     game_correct,
     game_delete,
@@ -107,6 +108,32 @@ def _apply(op, tables, tournament):
 def _assert_totals_agree(tournament):
     seats = Seat.objects.filter(series__tournament=tournament)
     assert seat_lines(seats) == seat_lines_from_games(seats)
+    assert_declared_counted(seats)
+
+
+def declared_counted(seats) -> dict[int, dict[str, list[int]]]:
+    """Seat id → its declared games by type counted from the games in SQL, apart from
+    `seat_figures`: the games at its table with it as the declarer, neither passed in nor
+    ramsch, and not disputed under double entry."""
+    disputed = disputed_games(seats.values("table_id"))
+    counted: dict[int, dict[str, list[int]]] = {seat.pk: {} for seat in seats}
+    for seat in seats:
+        rows = (
+            Game.objects.filter(table_id=seat.table_id, declarer=seat.number)
+            .exclude(game__in=["passed", "ramsch"])
+            .exclude(pk__in=disputed.get(seat.table_id, set()))
+            .values("game")
+            .annotate(n=Count("id"), won=Count("id", filter=Q(is_won=True)))
+            .annotate(lost=Count("id", filter=Q(is_lost=True)))
+            .order_by()
+        )
+        counted[seat.pk] = {r["game"]: [r["n"], r["won"], r["lost"]] for r in rows}
+    return counted
+
+
+def assert_declared_counted(seats):
+    stored = dict(seats.values_list("pk", "declared"))
+    assert stored == declared_counted(seats)
 
 
 @pytest.fixture
@@ -188,15 +215,18 @@ def test_scores_recompute_alone_leaves_totals_to_the_caller(worked_table):
 # -- one computation of a seat's figures (`totals.seat_figures`) -------------------------
 
 game_figures = st.builds(
-    lambda declarer, tie, won, score, list_declarer, list_others, provisional: SimpleNamespace(
-        declarer=declarer,
-        ramsch_tie=tie if declarer is not None and tie != declarer else None,
-        score=score,
-        is_won=won is True,
-        is_lost=won is False,
-        list_declarer=list_declarer,
-        list_others=list_others,
-        provisional=provisional,
+    lambda declarer, tie, won, score, list_declarer, list_others, provisional, game: (
+        SimpleNamespace(
+            game="passed" if declarer is None else game,
+            declarer=declarer,
+            ramsch_tie=tie if declarer is not None and tie != declarer else None,
+            score=score,
+            is_won=won is True,
+            is_lost=won is False,
+            list_declarer=list_declarer,
+            list_others=list_others,
+            provisional=provisional,
+        )
     ),
     st.none() | st.integers(1, 4),
     st.none() | st.integers(1, 4),
@@ -205,6 +235,7 @@ game_figures = st.builds(
     st.integers(-700, 700),
     st.sampled_from([0, 30, 40]),
     st.booleans(),
+    st.sampled_from(["grand", "clubs", "null", "ramsch"]),
 )
 fines = st.lists(
     st.builds(SimpleNamespace, seat=st.integers(1, 4), points=st.integers(-50, 50)), max_size=4
@@ -232,6 +263,15 @@ def test_seat_figures_are_each_seats_own_sums_and_the_others_losses(games, penal
             penalties=fine,
             games_played=len(games),
             provisional=any(g.provisional for g in games),
+            declared={
+                kind: [
+                    len(mine := [g for g in games if g.declarer == seat and g.game == kind]),
+                    sum(g.is_won for g in mine),
+                    sum(g.is_lost for g in mine),
+                ]
+                for kind in {g.game for g in games if g.declarer == seat}
+                if kind not in ("passed", "ramsch")
+            },
         )
 
 
