@@ -48,6 +48,9 @@ SHEETS_PER_BATCH = 200
 # takes the public site a while to import).
 TIMEOUT = 120
 USER_AGENT = "skat-hall-publisher/1"
+# The continuous sender's longest wait between tries while the site does not answer: a
+# site back after an outage of any length has the hall's changes within 5 s (issue 28).
+RETRY_CAP = 3.0
 
 
 @dataclass(frozen=True)
@@ -317,7 +320,7 @@ def publish_loop(
     sleep: Callable[[float], None] | None = None,
 ) -> None:
     """Keep the copy current until publishing is stopped (`running` cleared) or refused
-    (`Refused` raised). Connection errors wait longer each time, up to a minute."""
+    (`Refused` raised). Connection errors wait longer each time, up to `RETRY_CAP`."""
     sleep = sleep or time.sleep
     failures = 0
     while still_running(publication):
@@ -327,4 +330,4 @@ def publish_loop(
             failures = 0
         except Unreachable:
             failures += 1
-            sleep(backoff(failures))
+            sleep(backoff(failures, cap=RETRY_CAP))
