@@ -29,7 +29,13 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from tournaments.interchange import InterchangeError, import_document
-from tournaments.interchange.sheets import SheetsMismatch, sheet_tables, sheets_replace
+from tournaments.interchange.sheets import (
+    SheetsMismatch,
+    director_actions_replace,
+    sheet_tables,
+    sheets_replace,
+    started_replace,
+)
 from tournaments.log.services import Kind, action_record
 from tournaments.models import PublishingKey, PublishingState, Tournament
 from tournaments.publishing.services import key_of
@@ -38,7 +44,17 @@ FORMAT = "skat-publish/1"
 # The largest batch read (a document of a big tournament with its archive).
 MAX_BODY = getattr(settings, "PUBLISH_MAX_BYTES", 64 * 1024 * 1024)
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,80}")
-BATCH_FIELDS = {"format", "tournament", "hall", "base", "version", "document", "sheets"}
+BATCH_FIELDS = {
+    "format",
+    "tournament",
+    "hall",
+    "base",
+    "version",
+    "document",
+    "sheets",
+    "director_actions",
+    "started",
+}
 
 
 @dataclass
@@ -85,6 +101,8 @@ def batch_read(body: bytes) -> dict:
         raise Refused(400, _("document must be a JSON object."))
     if "sheets" in batch and not isinstance(batch["sheets"], list):
         raise Refused(400, _("sheets must be a list."))
+    if "director_actions" in batch and not isinstance(batch["director_actions"], list):
+        raise Refused(400, _("director_actions must be a list."))
     if "document" not in batch and "sheets" not in batch:
         raise Refused(400, _("The batch brings neither a document nor sheets."))
     return batch
@@ -98,8 +116,11 @@ def _scope_check(key: PublishingKey, batch: dict, tournament: Tournament | None)
         return
     if tournament is None or tournament.pk != key.venue.tournament_id:
         raise Refused(403, _("This key publishes its own match day only."))
-    if "document" in batch:
-        raise Refused(403, _("A venue's key publishes its tables' sheets, never a document."))
+    if "document" in batch or "director_actions" in batch or "started" in batch:
+        raise Refused(
+            403,
+            _("A venue's key publishes its tables' sheets, never a document or director actions."),
+        )
     for table in sheet_tables(tournament, batch.get("sheets", [])):
         if table.venue_id != key.venue_id:
             raise Refused(
@@ -156,6 +177,10 @@ def _apply(key: PublishingKey, batch: dict) -> Answer:
                 raise SheetsMismatch("no tournament")
             if batch.get("sheets"):
                 sheets_replace(tournament, batch["sheets"])
+            if "director_actions" in batch:
+                director_actions_replace(tournament, batch["director_actions"])
+            if "started" in batch:
+                started_replace(tournament, batch["started"])
     except InterchangeError as error:
         raise Refused(400, "\n".join(error.messages), version=held) from None
     except SheetsMismatch:

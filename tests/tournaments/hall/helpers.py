@@ -19,9 +19,25 @@ def fill(table, games: int, start: int = 1):
     return enter(table, [grand(n) for n in range(start, start + games)])
 
 
+ARCHIVE_PARTS = (
+    "closed",
+    "paper_totals",
+    "provisional",
+    "client_ids",
+    "second_copy",
+    "game_changes",
+    "penalty_changes",
+)
+
+
 def plain_sheet(sheet: dict) -> dict:
-    """A batch's sheet as the document's table object (its sheet state left out)."""
-    return {k: v for k, v in sheet.items() if k not in ("closed", "paper_totals", "provisional")}
+    """A batch's sheet as the document's table object (its archive entry left out)."""
+    return {k: v for k, v in sheet.items() if k not in ARCHIVE_PARTS}
+
+
+def archive_part(sheet: dict) -> dict:
+    """A batch's sheet's archive entry, as the document's `archive.series[].tables[]`."""
+    return {k: v for k, v in sheet.items() if k in ("number", *ARCHIVE_PARTS)}
 
 
 class FakePublicSite:
