@@ -20,6 +20,7 @@ so a lost connection, a lost answer or a restart neither loses nor doubles anyth
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import ssl
@@ -180,14 +181,16 @@ _opener = urllib.request.build_opener(
 
 
 def post(url: str, key: str, data: bytes, *, timeout: float = TIMEOUT) -> tuple[int, dict]:
-    """POST one batch; (status, answer). Raises `Unreachable` when no answer came."""
+    """POST one batch, gzipped (a sheet's history repeats itself: 23 kB → 1 kB);
+    (status, answer). Raises `Unreachable` when no answer came."""
     request = urllib.request.Request(
         url,
-        data=data,
+        data=gzip.compress(data),
         method="POST",
         headers={
             "Authorization": f"Bearer {key}",
             "Content-Type": "application/json",
+            "Content-Encoding": "gzip",
             "Accept": "application/json",
             "User-Agent": USER_AGENT,
         },

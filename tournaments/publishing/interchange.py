@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -278,6 +279,17 @@ def publish_endpoint(request):
     body = request.read(MAX_BODY + 1)
     if len(body) > MAX_BODY:
         return JsonResponse({"detail": _("The batch is too large.")}, status=413)
+    encoding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding == "gzip":  # the hall's sender gzips its batches
+        inflate = zlib.decompressobj(wbits=31)
+        try:
+            body = inflate.decompress(body, MAX_BODY + 1)
+        except zlib.error:
+            return JsonResponse({"detail": _("The batch is not valid gzip.")}, status=400)
+        if len(body) > MAX_BODY or inflate.unconsumed_tail:
+            return JsonResponse({"detail": _("The batch is too large.")}, status=413)
+    elif encoding != "identity":
+        return JsonResponse({"detail": _("The batch must be sent as is or gzipped.")}, status=415)
     answer = batch_apply(_bearer(request), body)
     response = JsonResponse(answer.body, status=answer.status)
     response["Cache-Control"] = "no-store"

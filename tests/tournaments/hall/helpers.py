@@ -3,6 +3,7 @@ answers batches as protocol `skat-publish/1` says (on loopback, in a thread)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -67,6 +68,8 @@ class FakePublicSite:
 
             def do_POST(self):
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if self.headers.get("Content-Encoding") == "gzip":
+                    raw = gzip.decompress(raw)
                 with site.lock:
                     fate = site.drops.pop(0) if site.drops else None
                     if fate == "before":
