@@ -20,6 +20,7 @@ so a lost connection, a lost answer or a restart neither loses nor doubles anyth
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import ssl
@@ -38,8 +39,9 @@ from tournaments.hall.services import (
     publication_sent,
     still_running,
 )
+from tournaments.interchange.archive_export import archive_tables, director_actions_export
 from tournaments.interchange.export import export_document, player_ids, table_objects
-from tournaments.models import Game, Publication, Table, Tournament
+from tournaments.models import Publication, Table, Tournament
 
 FORMAT = "skat-publish/1"
 # Tables' sheets in one batch at most (a sheet of 48 games is about 4 kB).
@@ -71,34 +73,27 @@ class Batch:
 
 def _sheets(tournament: Tournament, table_ids: list[int]) -> list[dict]:
     """The tables' sheets: each table's object of the document's `series[].tables[]`
-    with the sheet's state the public pages show (from the archive's table entry):
-    `closed`, `paper_totals`, `provisional` (its provisional games' numbers)."""
+    with its whole entry of the document's archive (closed, paper totals, provisional
+    games, phones' ids, second copy, the games' and penalties' history), so that the copy
+    holds what the hall's export holds for these tables."""
     objects = table_objects(tournament, player_ids(tournament), table_ids=table_ids)
+    entries = archive_tables(tournament, table_ids)
     series = dict(tournament.series.values_list("pk", "number"))
-    state = {
-        pk: (closed, paper_totals)
-        for pk, closed, paper_totals in Table.objects.filter(pk__in=table_ids).values_list(
-            "pk", "closed", "paper_totals"
-        )
-    }
-    provisional: dict[int, list[int]] = {pk: [] for pk in table_ids}
-    for table_id, number in (
-        Game.objects.filter(table_id__in=table_ids, provisional=True)
-        .order_by("table_id", "number")
-        .values_list("table_id", "number")
-    ):
-        provisional[table_id].append(number)
     sheets = []
     for pk in table_ids:
         series_id, sheet = objects[pk]
-        closed, paper_totals = state[pk]
-        sheet.update(closed=closed, paper_totals=paper_totals, provisional=provisional[pk])
+        sheet.update({k: v for k, v in entries[pk].items() if k != "number"})
         sheets.append({"series": series[series_id], "table": sheet["number"], "sheet": sheet})
     return sheets
 
 
 def batch_build(
-    tournament: Tournament, *, base: int, layout: str, limit: int = SHEETS_PER_BATCH
+    tournament: Tournament,
+    *,
+    base: int,
+    layout: str,
+    limit: int = SHEETS_PER_BATCH,
+    actions: bool = True,
 ) -> Batch | None:
     """The next batch for a copy that holds hall version `base`, which had layout `layout`
     ("" when not known); None when the copy holds the hall's current version.
@@ -107,6 +102,11 @@ def batch_build(
     stamped more tables than that with one version): the batch's `version` is then the
     version just below the first table left out, so that every table the copy lacks up to
     that version is in it.
+
+    A sheets batch carries the tournament's director actions (`director_actions`, the
+    archive's entries, all of them: the copy replaces its own with them) and its status
+    and started series (`started`) unless `actions` is false (a venue's key may not send
+    them).
     """
     version, current_layout = Tournament.objects.values_list("version", "layout").get(
         pk=tournament.pk
@@ -143,7 +143,21 @@ def batch_build(
         if following is not None:
             version = min(version, following - 1)
     sheets = _sheets(tournament, [pk for pk, _sheet_version in changed])
-    return Batch({**head, "version": version, "sheets": sheets}, version, current_layout)
+    body = {**head, "version": version, "sheets": sheets}
+    if actions:
+        # A game entered starts its series and the tournament (no change of layout).
+        body["started"] = {
+            "status": Tournament.objects.values_list("status", flat=True).get(pk=tournament.pk),
+            "series": list(
+                tournament.series.filter(started=True)
+                .order_by("number")
+                .values_list("number", flat=True)
+            ),
+        }
+        # All of them, replaced whole at the copy (a director's evening writes tens of
+        # lines, about 250 bytes each; games entered are not among them).
+        body["director_actions"] = director_actions_export(tournament, {})
+    return Batch(body, version, current_layout)
 
 
 # The sender ---------------------------------------------------------------------------
@@ -170,14 +184,16 @@ _opener = urllib.request.build_opener(
 
 
 def post(url: str, key: str, data: bytes, *, timeout: float = TIMEOUT) -> tuple[int, dict]:
-    """POST one batch; (status, answer). Raises `Unreachable` when no answer came."""
+    """POST one batch, gzipped (a sheet's history repeats itself: 23 kB → 1 kB);
+    (status, answer). Raises `Unreachable` when no answer came."""
     request = urllib.request.Request(
         url,
-        data=data,
+        data=gzip.compress(data),
         method="POST",
         headers={
             "Authorization": f"Bearer {key}",
             "Content-Type": "application/json",
+            "Content-Encoding": "gzip",
             "Accept": "application/json",
             "User-Agent": USER_AGENT,
         },

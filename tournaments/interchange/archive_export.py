@@ -151,6 +151,26 @@ def archive_export(tournament: Tournament, ids: dict[int, str]) -> dict:
     return archive
 
 
+def archive_tables(tournament: Tournament, table_ids: list[int]) -> dict[int, dict]:
+    """The named tables' entries of the archive's `series[].tables[]` (closed, paper
+    totals, provisional games, phones' ids, second copy, the games' and penalties'
+    history), by table pk: computed as `archive_export` computes them for the document."""
+    tables = Table.objects.filter(series__tournament=tournament, pk__in=table_ids)
+    game_changes = GameChange.objects.filter(table__in=tables).order_by("id")
+    penalty_changes = PenaltyChange.objects.filter(table__in=tables).order_by("id")
+    users = _usernames(game_changes, penalty_changes)
+    series = _series_export(tournament, tables, game_changes, penalty_changes, users)
+    pks = {
+        (series_number, number): pk
+        for pk, series_number, number in tables.values_list("pk", "series__number", "number")
+    }
+    return {
+        pks[(entry["number"], table["number"])]: table
+        for entry in series
+        for table in entry["tables"]
+    }
+
+
 def _series_export(tournament, tables, game_changes, penalty_changes, users) -> list[dict]:
     provisional: dict[int, list[int]] = defaultdict(list)
     client_ids: dict[int, dict[str, str]] = defaultdict(dict)

@@ -27,7 +27,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
 from tournaments.interchange.archive import TABLE_FIELDS as ARCHIVE_TABLE_FIELDS
-from tournaments.interchange.archive import SeriesArchive, _ArchiveChecker
+from tournaments.interchange.archive import SeriesArchive, _ArchiveChecker, director_actions_write
 from tournaments.interchange.common import SMALLINT_MAX, InterchangeError, _is_int
 from tournaments.interchange.common import TABLE_FIELDS as CONTRACT_TABLE_FIELDS
 from tournaments.interchange.export import _players_of
@@ -280,3 +280,49 @@ class _History:
             ],
             ["penalty"],
         )
+
+
+def director_actions_replace(tournament: Tournament, entries) -> None:
+    """Replace the tournament's director actions with the given archive entries (a
+    publishing hall's `director_actions`): checked as the import checks them, written as it
+    writes them, with their times. Given twice, the same lines stay (nothing is added).
+    Raises InterchangeError and writes nothing then. Call inside the caller's transaction.
+    """
+    if not isinstance(entries, list):
+        raise InterchangeError([_("director_actions must be a list")])
+    checker = _Checker(None, None)
+    checker.tournament = tournament
+    archived = _ArchiveChecker(checker, set())
+    archived.plan.director_actions = []
+    for index, entry in enumerate(entries):
+        archived.director_action(index, entry)
+    if checker.messages:
+        raise InterchangeError(checker.all_messages())
+    users = dict(
+        get_user_model()
+        .objects.filter(username__in=archived.plan.usernames())
+        .values_list("username", "pk")
+    )
+    director_actions_write(archived.plan, tournament, users)
+
+
+def started_replace(tournament: Tournament, state) -> None:
+    """Set the tournament's status and which series started as a publishing hall's
+    `started` gives them (`{"status": ..., "series": [numbers]}`): a game entered starts
+    its series and the tournament without a change of layout, so the sheets carry it.
+    Raises InterchangeError and writes nothing then."""
+    if (
+        not isinstance(state, Mapping)
+        or set(state) != {"status", "series"}
+        or state["status"] not in Tournament.Status.values
+        or not isinstance(state["series"], list)
+        or not all(_is_int(n) and 1 <= n <= SMALLINT_MAX for n in state["series"])
+    ):
+        raise InterchangeError(
+            [_("started must be an object of the tournament's status and series numbers")]
+        )
+    Tournament.objects.filter(pk=tournament.pk).update(status=state["status"])
+    tournament.status = state["status"]
+    series = tournament.series.all()
+    series.filter(number__in=state["series"], started=False).update(started=True)
+    series.exclude(number__in=state["series"]).filter(started=True).update(started=False)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -29,7 +30,13 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from tournaments.interchange import InterchangeError, import_document
-from tournaments.interchange.sheets import SheetsMismatch, sheet_tables, sheets_replace
+from tournaments.interchange.sheets import (
+    SheetsMismatch,
+    director_actions_replace,
+    sheet_tables,
+    sheets_replace,
+    started_replace,
+)
 from tournaments.log.services import Kind, action_record
 from tournaments.models import PublishingKey, PublishingState, Tournament
 from tournaments.publishing.services import key_of
@@ -38,7 +45,17 @@ FORMAT = "skat-publish/1"
 # The largest batch read (a document of a big tournament with its archive).
 MAX_BODY = getattr(settings, "PUBLISH_MAX_BYTES", 64 * 1024 * 1024)
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,80}")
-BATCH_FIELDS = {"format", "tournament", "hall", "base", "version", "document", "sheets"}
+BATCH_FIELDS = {
+    "format",
+    "tournament",
+    "hall",
+    "base",
+    "version",
+    "document",
+    "sheets",
+    "director_actions",
+    "started",
+}
 
 
 @dataclass
@@ -85,6 +102,8 @@ def batch_read(body: bytes) -> dict:
         raise Refused(400, _("document must be a JSON object."))
     if "sheets" in batch and not isinstance(batch["sheets"], list):
         raise Refused(400, _("sheets must be a list."))
+    if "director_actions" in batch and not isinstance(batch["director_actions"], list):
+        raise Refused(400, _("director_actions must be a list."))
     if "document" not in batch and "sheets" not in batch:
         raise Refused(400, _("The batch brings neither a document nor sheets."))
     return batch
@@ -98,8 +117,11 @@ def _scope_check(key: PublishingKey, batch: dict, tournament: Tournament | None)
         return
     if tournament is None or tournament.pk != key.venue.tournament_id:
         raise Refused(403, _("This key publishes its own match day only."))
-    if "document" in batch:
-        raise Refused(403, _("A venue's key publishes its tables' sheets, never a document."))
+    if "document" in batch or "director_actions" in batch or "started" in batch:
+        raise Refused(
+            403,
+            _("A venue's key publishes its tables' sheets, never a document or director actions."),
+        )
     for table in sheet_tables(tournament, batch.get("sheets", [])):
         if table.venue_id != key.venue_id:
             raise Refused(
@@ -156,6 +178,10 @@ def _apply(key: PublishingKey, batch: dict) -> Answer:
                 raise SheetsMismatch("no tournament")
             if batch.get("sheets"):
                 sheets_replace(tournament, batch["sheets"])
+            if "director_actions" in batch:
+                director_actions_replace(tournament, batch["director_actions"])
+            if "started" in batch:
+                started_replace(tournament, batch["started"])
     except InterchangeError as error:
         raise Refused(400, "\n".join(error.messages), version=held) from None
     except SheetsMismatch:
@@ -253,6 +279,17 @@ def publish_endpoint(request):
     body = request.read(MAX_BODY + 1)
     if len(body) > MAX_BODY:
         return JsonResponse({"detail": _("The batch is too large.")}, status=413)
+    encoding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding == "gzip":  # the hall's sender gzips its batches
+        inflate = zlib.decompressobj(wbits=31)
+        try:
+            body = inflate.decompress(body, MAX_BODY + 1)
+        except zlib.error:
+            return JsonResponse({"detail": _("The batch is not valid gzip.")}, status=400)
+        if len(body) > MAX_BODY or inflate.unconsumed_tail:
+            return JsonResponse({"detail": _("The batch is too large.")}, status=413)
+    elif encoding != "identity":
+        return JsonResponse({"detail": _("The batch must be sent as is or gzipped.")}, status=415)
     answer = batch_apply(_bearer(request), body)
     response = JsonResponse(answer.body, status=answer.status)
     response["Cache-Control"] = "no-store"

@@ -3,6 +3,7 @@ answers batches as protocol `skat-publish/1` says (on loopback, in a thread)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,9 +20,25 @@ def fill(table, games: int, start: int = 1):
     return enter(table, [grand(n) for n in range(start, start + games)])
 
 
+ARCHIVE_PARTS = (
+    "closed",
+    "paper_totals",
+    "provisional",
+    "client_ids",
+    "second_copy",
+    "game_changes",
+    "penalty_changes",
+)
+
+
 def plain_sheet(sheet: dict) -> dict:
-    """A batch's sheet as the document's table object (its sheet state left out)."""
-    return {k: v for k, v in sheet.items() if k not in ("closed", "paper_totals", "provisional")}
+    """A batch's sheet as the document's table object (its archive entry left out)."""
+    return {k: v for k, v in sheet.items() if k not in ARCHIVE_PARTS}
+
+
+def archive_part(sheet: dict) -> dict:
+    """A batch's sheet's archive entry, as the document's `archive.series[].tables[]`."""
+    return {k: v for k, v in sheet.items() if k in ("number", *ARCHIVE_PARTS)}
 
 
 class FakePublicSite:
@@ -51,6 +68,8 @@ class FakePublicSite:
 
             def do_POST(self):
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if self.headers.get("Content-Encoding") == "gzip":
+                    raw = gzip.decompress(raw)
                 with site.lock:
                     fate = site.drops.pop(0) if site.drops else None
                     if fate == "before":
