@@ -10,6 +10,7 @@ Playwright drives Debian's chromium (tests/browser/conftest.py).
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -68,9 +69,10 @@ class Hall:
     def __init__(self, tmp_path: Path, name: str, port: int):
         self.name, self.port = name, port
         self.url = f"http://127.0.0.1:{port}"
+        self.database = tmp_path / f"{name}.sqlite3"
         self.env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE"))}
         self.env.update(
-            DATABASE_URL=f"sqlite:///{tmp_path / name}.sqlite3",
+            DATABASE_URL=f"sqlite:///{self.database}",
             DJANGO_DEBUG="1",
             DJANGO_SECRET_KEY="venue-halls-test-only",
             PYTHONDONTWRITEBYTECODE="1",
@@ -171,16 +173,25 @@ def test_two_venue_halls_publish_into_the_league_match_day(
 
     halls = [Hall(tmp_path, name, port) for name, port in zip(VENUES, _free_ports(2), strict=True)]
     try:
-        for process in [hall.start("migrate", "--verbosity", "0") for hall in halls]:
-            Hall.wait(process)
-        for hall in halls:
-            hall.manage("import_tournament", str(document), "--club", f"Skat {hall.name}")
-            hall.manage(
+        # One database migrated, copied for the other hall (two cores, shared).
+        halls[0].manage("migrate", "--verbosity", "0")
+        for hall in halls[1:]:
+            shutil.copyfile(halls[0].database, hall.database)
+        setups = [
+            hall.start(
                 "shell",
                 "-c",
-                "from django.contrib.auth import get_user_model; get_user_model().objects"
-                ".create_superuser('secretary', 'secretary@example.org', 'skat-password-1')",
+                "from django.contrib.auth import get_user_model\n"
+                "from django.core.management import call_command\n"
+                f"call_command('import_tournament', {str(document)!r}, club='Skat {hall.name}')\n"
+                "get_user_model().objects.create_superuser("
+                "'secretary', 'secretary@example.org', 'skat-password-1')",
             )
+            for hall in halls
+        ]
+        for process in setups:
+            Hall.wait(process)
+        for hall in halls:
             hall.serve()
 
         # Each venue's secretary keys the venue's tables at their own hall.
