@@ -107,3 +107,23 @@ def test_changing_the_venue_starts_the_copy_over(hall_copy):
         publication = publication_set(tournament=hall_copy, url=site.url, key="k", venue="B")
     publication.refresh_from_db()
     assert (publication.venue, publication.acked_version) == ("B", 0)
+
+
+def test_the_hall_page_sets_the_venue_of_a_publication(client, secretary, hall_copy, monkeypatch):
+    from django.urls import reverse
+
+    from tournaments.hall import views
+
+    started = []
+    monkeypatch.setattr(views, "publishing_start", lambda **kwargs: started.append(kwargs))
+    client.force_login(secretary)
+    url = reverse("manage:hall_publishing", kwargs={"tournament": hall_copy.slug})
+    answer = client.post(
+        url,
+        {"action": "add", "url": "https://liga.example.org", "key": "k" * 20, "venue": "Zeitz"},
+    )
+    assert answer.status_code == 302
+    assert Publication.objects.get(tournament=hall_copy).venue == "Zeitz"
+    assert len(started) == 1
+    text = client.get(url).content.decode()
+    assert "Zeitz" in text and "only the tables keyed here are sent" in text
