@@ -136,7 +136,7 @@ def _as_client_id(value) -> uuid.UUID:
 def _check_entry_open(table: Table):
     """Phones enter rows only while the tournament runs, the series is in play and the
     sheet open."""
-    check_not_finished(table.series.tournament_id)
+    check_not_finished(table.series.tournament_id, table_id=table.pk)
     if table.series.status == Series.Status.CLOSED:
         raise UserError(_("This series is closed: its sheets take no more games."), code="closed")
     if table.closed:

@@ -13,6 +13,16 @@ sheets changed, and each changed table carries the version of its latest write
 after them may be newer than the batch's `version` says, never older, and whatever is
 newer is sent again by the next batch.
 
+A *venue* publication (a league match day played at several venues, this hall keeping
+one of them; `Publication.venue`) never sends a document: the public site's key is the
+venue's, which may write the sheets of its venue's tables only. The hall got the match day
+by importing the league site's document (`import_tournament`), which leaves every table's
+`sheet_version` at 0, so the tables written since are the ones keyed here: at base 0 the
+batch holds every table written at this hall (tables never played here are not sent: the
+league site has them as drawn), then the tables written since the acknowledged version.
+A change beyond the sheets at the hall (a registration, a new draw) is not sent: the league
+site's director makes those.
+
 The sender (`publish_step`, `publish_until_current`, `publish_loop`) keeps no state in
 memory that matters: every batch is built from the acknowledged version in the database,
 so a lost connection, a lost answer or a restart neither loses nor doubles anything.
@@ -94,6 +104,7 @@ def batch_build(
     layout: str,
     limit: int = SHEETS_PER_BATCH,
     actions: bool = True,
+    venue: bool = False,
 ) -> Batch | None:
     """The next batch for a copy that holds hall version `base`, which had layout `layout`
     ("" when not known); None when the copy holds the hall's current version.
@@ -112,7 +123,7 @@ def batch_build(
         pk=tournament.pk
     )
     head = {"format": FORMAT, "tournament": tournament.slug, "hall": hall_id(), "base": base}
-    if base == 0 or layout != current_layout:
+    if not venue and (base == 0 or layout != current_layout):
         document = export_document(tournament, archive=True)
         return Batch({**head, "version": version, "document": document}, version, current_layout)
     if base >= version:
@@ -142,9 +153,11 @@ def batch_build(
             changed = changed[:limit]
         if following is not None:
             version = min(version, following - 1)
+    if venue and not changed:
+        return None
     sheets = _sheets(tournament, [pk for pk, _sheet_version in changed])
     body = {**head, "version": version, "sheets": sheets}
-    if actions:
+    if actions and not venue:  # a venue's key may not send them
         # A game entered starts its series and the tournament (no change of layout).
         body["started"] = {
             "status": Tournament.objects.values_list("status", flat=True).get(pk=tournament.pk),
@@ -241,7 +254,10 @@ def publish_step(publication: Publication, *, send: Callable[..., tuple[int, dic
     `Unreachable` (try again later) or `Refused` (stop), with the error stored."""
     tournament = publication.tournament
     batch = batch_build(
-        tournament, base=publication.acked_version, layout=publication.acked_layout
+        tournament,
+        base=publication.acked_version,
+        layout=publication.acked_layout,
+        venue=bool(publication.venue),
     )
     if batch is None:
         return "current"
@@ -273,6 +289,16 @@ def publish_step(publication: Publication, *, send: Callable[..., tuple[int, dic
         )
         publication_acked(publication, version=version, layout=layout)
         return "sent"
+    if status == 409 and version == 0 and publication.venue and batch.body["base"] == 0:
+        # A venue sends no document: sheets the copy cannot place at base 0 would be
+        # refused the same way again.
+        _refuse(
+            publication,
+            _(
+                "The league site's match day does not match this hall's (series or tables "
+                "differ): import the match day from the league site again."
+            ),
+        )
     if status == 409 and version is not None:
         layout = "" if version == 0 else _layout_at(publication, version, tournament)
         publication_acked(publication, version=version, layout=layout)

@@ -36,6 +36,9 @@ class Publication(models.Model):
     layout at that version ("" when not known: the next batch is a document). `sent_version`
     / `sent_layout`: the batch last sent and not yet answered, so that an answer lost with
     the connection (the copy then answers 409 with that version) still tells its layout.
+    `venue`: the venue of a league match day this hall keeps ("" for a whole tournament):
+    the public site's key is that venue's, so the batches never hold a document, only the
+    sheets written at this hall (`hall.interchange.batch_build`).
     `running`: publishing was started (from the page or the command) and not stopped; `pid`:
     the sender process the page started. `failures`: connection errors in a row (backoff).
     """
@@ -48,6 +51,7 @@ class Publication(models.Model):
     )
     url = models.URLField(_("public site"), max_length=500)
     key = models.CharField(_("publishing key"), max_length=200, editable=False)
+    venue = models.CharField(_("venue"), max_length=100, blank=True)
     acked_version = models.PositiveBigIntegerField(default=0, editable=False)
     acked_layout = models.CharField(max_length=32, blank=True, editable=False)
     sent_version = models.PositiveBigIntegerField(null=True, blank=True, editable=False)

@@ -85,19 +85,46 @@ def publishing_url(raw: str) -> str:
 
 
 def publication_set(
-    *, tournament: Tournament, url: str, key: str, user=None, once: str | None = None
+    *,
+    tournament: Tournament,
+    url: str,
+    key: str,
+    user=None,
+    once: str | None = None,
+    venue: str | None = None,
 ) -> Publication:
     """Publish `tournament` to the site at `url` with `key` (a new key replaces the one
-    kept). The copy's acknowledged version stays: a new key to the same site resumes."""
+    kept). The copy's acknowledged version stays: a new key to the same site resumes.
+    `venue`: the name of the match day's venue this hall keeps (its key is that venue's:
+    sheets only, see `hall.interchange`); None keeps what was set, "" publishes the whole
+    tournament."""
     url = publishing_url(url)
     key = (key or "").strip()
     if not key or any(c.isspace() or not c.isprintable() for c in key) or len(key) > 200:
         raise UserError(_("Paste the publishing key the public site gave you."), field="key")
+    if venue is not None:
+        venue = venue.strip()
+        if len(venue) > 100 or not venue.isprintable():
+            raise UserError(_("Give the venue's name as the league site shows it."), field="venue")
     with transaction.atomic():
         check_once(once)
         publication, created = Publication.objects.select_for_update().get_or_create(
-            tournament=tournament, url=url, defaults={"key": key}
+            tournament=tournament, url=url, defaults={"key": key, "venue": venue or ""}
         )
+        if not created and venue is not None and venue != publication.venue:
+            # Another venue's publication starts over: its copy's version is another's.
+            publication.venue = venue
+            publication.acked_version, publication.acked_layout = 0, ""
+            publication.sent_version, publication.sent_layout = None, ""
+            publication.save(
+                update_fields=[
+                    "venue",
+                    "acked_version",
+                    "acked_layout",
+                    "sent_version",
+                    "sent_layout",
+                ]
+            )
         if not created:
             if publication.key == key:
                 return publication  # the same key again (the command run each time)
@@ -109,7 +136,11 @@ def publication_set(
             tournament=tournament,
             kind=Kind.PUBLISHING_STARTED,
             user=user,
-            details={"url": url, "key": "new" if created else "replaced"},
+            details={
+                "url": url,
+                "key": "new" if created else "replaced",
+                "venue": publication.venue,
+            },
             key=once,
         )
     return publication

@@ -50,6 +50,7 @@ class PublishingView(TournamentMixin, ManageMixin, TemplateView):
                     tournament=self.tournament,
                     url=form.cleaned_data["url"],
                     key=form.cleaned_data["key"],
+                    venue=form.cleaned_data["venue"],
                     user=request.user,
                     once=once,
                 )

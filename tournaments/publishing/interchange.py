@@ -122,6 +122,14 @@ def _scope_check(key: PublishingKey, batch: dict, tournament: Tournament | None)
             403,
             _("A venue's key publishes its tables' sheets, never a document or director actions."),
         )
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Refused(
+            403,
+            _(
+                "The match day is confirmed: its results are final. The league director "
+                "can reopen it."
+            ),
+        )
     for table in sheet_tables(tournament, batch.get("sheets", [])):
         if table.venue_id != key.venue_id:
             raise Refused(
@@ -192,6 +200,10 @@ def _apply(key: PublishingKey, batch: dict) -> Answer:
     state.hall = hall
     state.hall_name = key.club.name if key.club_id else key.venue.name
     state.hall_versions = {**state.hall_versions, hall: batch["version"]}
+    if key.venue_id is not None and key.venue_id not in state.kept_venues:
+        state.kept_venues = sorted([*state.kept_venues, key.venue_id])
+    elif key.club_id is not None:
+        state.kept_venues = []
     state.version = batch["version"]
     state.applied_at = timezone.now()
     state.save()

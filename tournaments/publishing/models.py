@@ -106,6 +106,10 @@ class PublishingState(models.Model):
     # Hall id → the version of that hall the copy holds: the venues of a match day publish
     # their own sheets from their own halls. A document resets it to its hall alone.
     hall_versions = models.JSONField(default=dict, blank=True)
+    # The venues (ids) whose halls applied a batch here: on a match day kept by venues only
+    # their tables' sheets are kept at a hall (`lifecycle.check_not_finished`); [] for a
+    # tournament published with a club's key, which is kept at the hall as a whole.
+    kept_venues = models.JSONField(default=list, blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)
     handed_over_at = models.DateTimeField(null=True, blank=True)
     handed_over_by = models.ForeignKey(

@@ -69,7 +69,7 @@ def jsonable(data: dict) -> dict:
 def check_series_open(table: Table):
     """A closed series takes no change to its sheets until it is reopened; a finished
     tournament none until it is reopened."""
-    check_not_finished(table.series.tournament_id)
+    check_not_finished(table.series.tournament_id, table_id=table.pk)
     if table.series.status == Series.Status.CLOSED:
         raise UserError(_("This series is closed; reopen it to change its sheets."))
 

@@ -1,12 +1,14 @@
-"""`manage.py publish SLUG --to URL [--key KEY] [--once] [--interval S]`: keep the public
-copy of a tournament on a public site up to date (protocol `skat-publish/1`,
+"""`manage.py publish SLUG --to URL [--key KEY] [--venue NAME] [--once] [--interval S]`:
+keep the public copy of a tournament on a public site up to date (protocol `skat-publish/1`,
 `tournaments.hall`).
 
 Without `--once` it runs until stopped (Ctrl-C, a signal, or "Stop" on the tournament's
 publishing page), sending a batch whenever the hall's version moves. `--once` sends until
 the copy holds the hall's current version and exits 0; otherwise it exits 1 with one line
 (a refusal, a wrong key, an unreachable site). The key is kept with the publication: given
-once (here or on the page), later runs to the same site may leave it out.
+once (here or on the page), later runs to the same site may leave it out. `--venue NAME`:
+this hall keeps one venue of a league match day, with that venue's key: only the sheets
+keyed here are sent, never a document (kept with the publication, like the key).
 """
 
 import signal
@@ -42,6 +44,10 @@ class Command(BaseCommand):
             "--key", help="the publishing key the public site gave (kept for later runs)"
         )
         parser.add_argument(
+            "--venue",
+            help="the venue of a league match day this hall keeps (with the venue's key)",
+        )
+        parser.add_argument(
             "--once",
             action="store_true",
             help="send until the copy is current, then exit (0: current; 1: not)",
@@ -54,16 +60,20 @@ class Command(BaseCommand):
         )
 
     @no_translations
-    def handle(self, *args, slug, url, key=None, once=False, interval=2.0, **options):
+    def handle(self, *args, slug, url, key=None, venue=None, once=False, interval=2.0, **options):
         tournament = tournament_by_slug(slug)
         try:
             url = publishing_url(url)
             if key is not None:
-                publication = publication_set(tournament=tournament, url=url, key=key)
+                publication = publication_set(tournament=tournament, url=url, key=key, venue=venue)
             else:
                 publication = Publication.objects.filter(tournament=tournament, url=url).first()
                 if publication is None:
                     raise CommandError(f"no key kept for {url}: give --key") from None
+                if venue is not None:
+                    publication = publication_set(
+                        tournament=tournament, url=url, key=publication.key, venue=venue
+                    )
         except UserError as error:
             raise CommandError(error.message) from None
         publication = Publication.objects.select_related("tournament").get(pk=publication.pk)
