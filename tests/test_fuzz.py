@@ -155,27 +155,45 @@ COUNT_SQL = "SELECT " + ", ".join(
 )
 
 
-def fingerprint():
+# The version columns a write moves so that cached pages follow it.
+VERSIONS = {"version", "changed", "layout", "sheet_version"}
+
+
+def fingerprint(*, versions: bool = True):
     """What a refused input must not change: every row count (one query), and the rows
-    that an update (not an insert) would change."""
+    that an update (not an insert) would change; without the version columns if not
+    `versions`."""
     with connection.cursor() as cursor:
         cursor.execute(COUNT_SQL)
         counts = cursor.fetchone()
+    skip = set() if versions else VERSIONS
     return (
         counts,
         tuple(Game.objects.order_by("pk").values_list("pk", "updated", "provisional")),
-        tuple(Tournament.objects.order_by("pk").values_list()),
+        tuple(
+            Tournament.objects.order_by("pk").values_list(
+                *(f.attname for f in Tournament._meta.concrete_fields if f.name not in skip)
+            )
+        ),
         # Not the typed paper totals: closing with differences keeps them on purpose (the
         # sheet stays open and shows them), which the form answers like a refusal.
         tuple(
             Table.objects.order_by("pk").values_list(
-                *(f.attname for f in Table._meta.concrete_fields if f.name != "paper_totals")
+                *(
+                    f.attname
+                    for f in Table._meta.concrete_fields
+                    if f.name != "paper_totals" and f.name not in skip
+                )
             )
         ),
         tuple(Series.objects.order_by("pk").values_list()),
         tuple(Registration.objects.order_by("pk").values_list()),
         tuple(SheetCopy.objects.order_by("pk").values_list("pk", "rows")),
     )
+
+
+def paper_totals():
+    return tuple(Table.objects.order_by("pk").values_list("pk", "paper_totals"))
 
 
 def refused(response) -> bool:
@@ -313,7 +331,19 @@ def test_every_secretary_form(evening, form, data):
             "seat": data.draw(st.lists(st.sampled_from(seats), max_size=3)),
         }
     before = fingerprint()
-    check(desk.post(urls(tournament)[form], posted), before)
+    before_plain = fingerprint(versions=False)
+    papers = paper_totals()
+    closed_before = Table.objects.filter(closed=True).count()
+    response = desk.post(urls(tournament)[form], posted)
+    closed = Table.objects.filter(closed=True).count()
+    if form == "close" and paper_totals() != papers and closed == closed_before:
+        # Closing with differences keeps the typed totals and shows them on the sheet (the
+        # sheet stays open), so the versions move for the pages' caches; nothing else may
+        # change: a sheet really closed would show in its row.
+        assert response.status_code < 500, response
+        assert fingerprint(versions=False) == before_plain, response
+        return
+    check(response, before)
 
 
 @pytest.mark.django_db
