@@ -88,14 +88,11 @@ serve: $(STAMP) bytecode
 # The browser tests share one worker (`xdist_group`, tests/browser/conftest.py), one
 # chromium at a time; the other tests are spread by load (loadgroup). The fuzz tests run
 # a tenth of their examples unless FUZZ_FULL=1 (tests/test_fuzz.py; .ci/run sets it for one of its runs).
-# Measured in a fresh clone on these 2 cores (2026-11-28, .ci/run at 56df7fc): make test
-# 11 min 22 s in pytest (2,942 tests; about 5 of those minutes beside another test run of
-# mine; the same suite quiet in the checkout: 10 min 2 s), make test-postgres with
-# FUZZ_FULL=1 19 min 7 s, the whole .ci/run 31 min 21 s: over the targets of 8 and 25
-# minutes. The browser group is about 6.2 min of one worker's 10 (374 s; the accessibility
-# sweep 142 s of it, colour contrast now at desktop width only). Three workers instead of
-# two: 10 min 23 s, no faster. Earlier, 2,499 tests: 3 min 21 s, 6 min 37 s, 10 min 23 s,
-# with the browser tests spread over both workers.
+# Measured in a fresh clone on these 2 cores, the machine otherwise quiet (2026-11-28,
+# .ci/run at 32b93e3): make test 5 min 53 s in pytest (3,507 tests), make test-postgres
+# with FUZZ_FULL=1 10 min 53 s, the whole .ci/run 17 min 11 s, within the targets of 8
+# and 25 minutes. The same suite beside other work on the machine took twice as long
+# (12 min 15 s; at an earlier stop 11 min 22 s for 2,942 tests): measure quietly.
 # Each worker imports the project and the test modules: compiled once (bytecode), and
 # pytest's rewritten test modules kept in __pycache__ even where PYTHONDONTWRITEBYTECODE
 # is set, a worker collects the suite in 5 s instead of 15 (load average 11).
