@@ -11,7 +11,6 @@ Playwright drives Debian's chromium (tests/browser/conftest.py).
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ from django.db import transaction
 from tests.browser.conftest import en
 from tests.browser.test_keyboard_entry import key_row, wait_for_focus, wait_for_path
 from tests.browser.test_league_match_day import close_sheet, rows_for
+from tests.tournaments.hall.sites import free_ports
 from tests.tournaments.helpers import enter
 from tests.tournaments.leagues.fixtures import (  # noqa: F401 (fixtures)
     league,
@@ -50,17 +50,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
 PORTS = range(8820, 8830)
 VENUES = ("Altenburg", "Zeitz")
-
-
-def _free_ports(count: int) -> list[int]:
-    free = []
-    for port in PORTS:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) != 0:
-                free.append(port)
-        if len(free) == count:
-            return free
-    pytest.skip("no free ports in 8820–8829")
 
 
 class Hall:
@@ -171,7 +160,9 @@ def test_two_venue_halls_publish_into_the_league_match_day(
     document = tmp_path / "match-day.json"
     document.write_text(json.dumps(export_document(day)))
 
-    halls = [Hall(tmp_path, name, port) for name, port in zip(VENUES, _free_ports(2), strict=True)]
+    halls = [
+        Hall(tmp_path, name, port) for name, port in zip(VENUES, free_ports(PORTS, 2), strict=True)
+    ]
     try:
         # One database migrated, copied for the other hall (two cores, shared).
         halls[0].manage("migrate", "--verbosity", "0")

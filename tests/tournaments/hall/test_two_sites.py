@@ -2,122 +2,53 @@
 (gunicorn on a free loopback port, its own PostgreSQL database `publishhall_public`,
 created and dropped here) with its publishing endpoint, `POST /api/v1/publish`.
 
-Skipped where the public site's side (`tournaments.publishing`, the endpoint and its keys)
-is not in the tree, or PostgreSQL does not answer at 127.0.0.1:5432.
+Skipped where PostgreSQL does not answer at 127.0.0.1:5432.
 """
 
-import importlib.util
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.tournaments.hall.helpers import fill, grand
+from tests.tournaments.hall.sites import (
+    Processes,
+    free_ports,
+    gunicorn,
+    manage,
+    postgres,
+    site_env,
+)
 from tournaments.interchange.export import export_document
 from tournaments.models import Tournament
 from tournaments.sheets.services import game_record
 
-ROOT = Path(__file__).resolve().parents[3]
 DATABASE = "publishhall_public"
 PORTS = range(8780, 8790)
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(
-        importlib.util.find_spec("tournaments.publishing") is None,
-        reason="the public site's publishing endpoint is not in this tree",
-    ),
-]
-
-
-def _postgres(sql: str):
-    import psycopg
-
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-        c.execute(sql)
-
-
-def _free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) != 0:
-                return port
-    pytest.skip("no free port in 8780–8789")
-
-
-def _manage(env, *args) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def public_site(tmp_path):
     """(address, key, env): the public site running, with a key for the hall's club."""
     try:
-        _postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        _postgres(f"CREATE DATABASE {DATABASE}")
+        postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        postgres(f"CREATE DATABASE {DATABASE}")
     except Exception as error:  # noqa: BLE001 (any failure to reach it: skip)
         pytest.skip(f"PostgreSQL at 127.0.0.1:5432 does not answer: {error}")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE_URL"))}
-    env.update(
-        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DATABASE}",
-        DJANGO_DEBUG="1",
-        DJANGO_SECRET_KEY="two-sites-test-only",
-        PYTHONDONTWRITEBYTECODE="1",
-    )
-    server = None
-    log = (tmp_path / "public.log").open("w")
+    env = site_env(f"postgres://postgres@127.0.0.1:5432/{DATABASE}")
+    processes = Processes(tmp_path)
     try:
-        _manage(env, "migrate", "--verbosity", "0")
-        key = _manage(env, "publishing_key", "create", "--club", "Skatfreunde Altenburg")
+        manage(env, "migrate", "--verbosity", "0")
+        key = manage(env, "publishing_key", "create", "--club", "Skatfreunde Altenburg").stdout
         key = key.strip().splitlines()[-1]
-        port = _free_port()
-        server = subprocess.Popen(
-            [
-                str(Path(sys.executable).with_name("gunicorn")),
-                "skatclub.wsgi:application",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "2",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        address = f"http://127.0.0.1:{port}"
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(address + "/health/", timeout=2).read()
-                break
-            except OSError:
-                assert server.poll() is None, (tmp_path / "public.log").read_text()[-2000:]
-                time.sleep(0.5)
-        yield address, key, env
+        (port,) = free_ports(PORTS)
+        yield gunicorn(processes, "public", port, env, 2), key, env
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
-        log.close()
-        _postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        processes.stop_all()
+        postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
 
 
 def tables_of(document: dict) -> dict:
@@ -129,7 +60,7 @@ def tables_of(document: dict) -> dict:
 
 
 def public_copy(env, slug) -> dict:
-    return json.loads(_manage(env, "export_tournament", slug))
+    return json.loads(manage(env, "export_tournament", slug).stdout)
 
 
 def test_the_public_copy_follows_the_hall(tournament, seated_series, public_site):

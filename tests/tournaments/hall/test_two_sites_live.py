@@ -13,30 +13,28 @@ the public copy does not change.
 Skipped where PostgreSQL does not answer at 127.0.0.1:5432 or no loopback port is free.
 """
 
-import importlib.util
 import json
-import os
 import re
-import signal
-import socket
-import subprocess
 import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.tournaments.hall.sites import (
+    Processes,
+    free_ports,
+    gunicorn,
+    manage,
+    migrate,
+    postgres,
+    site_env,
+)
+
 DATABASE = "twosites_public"
 PORTS = range(8831, 8840)
 WITHIN = 5.0  # seconds: the issue's bound for a game to show in the public standings
 OUTAGE = 8.0  # seconds the public site is kept stopped
-
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("tournaments.publishing") is None,
-    reason="the public site's publishing endpoint is not in this tree",
-)
 
 # The hall's evening: a club, a secretary, 8 players drawn to two 4-tables, their links.
 SETUP = """
@@ -72,149 +70,27 @@ def grand(number: int) -> dict:
     return {"declarer": str(number % 4 + 1), "game": "grand", "matadors": "2", "card_points": "78"}
 
 
-def _postgres(sql: str):
-    import psycopg
-
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-        c.execute(sql)
-
-
-def _free_ports(n: int) -> list[int]:
-    free = []
-    for port in PORTS:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) != 0:
-                free.append(port)
-        if len(free) == n:
-            return free
-    pytest.skip(f"fewer than {n} free ports in {PORTS.start}–{PORTS.stop - 1}")
-
-
-def _env(database_url: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE_URL"))}
-    env.update(
-        DATABASE_URL=database_url,
-        DJANGO_DEBUG="1",
-        DJANGO_SECRET_KEY="two-sites-test-only",
-        PYTHONDONTWRITEBYTECODE="1",
-    )
-    return env
-
-
-def _manage(env, *args, check=True) -> subprocess.CompletedProcess:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if check:
-        assert done.returncode == 0, done.stderr[-2000:]
-    return done
-
-
-def _migrate(*envs):
-    """Both databases migrated at once (the test's longest wait otherwise)."""
-    running = [
-        subprocess.Popen(
-            [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for env in envs
-    ]
-    for process in running:
-        _out, err = process.communicate(timeout=300)
-        assert process.returncode == 0, err[-2000:]
-
-
-class Processes:
-    """The test's processes, each ended (its whole session) however the test ends."""
-
-    def __init__(self, logs: Path):
-        self.logs = logs
-        self.running: dict[str, subprocess.Popen] = {}
-
-    def start(self, name: str, args: list[str], env: dict) -> subprocess.Popen:
-        log = (self.logs / f"{name}.log").open("a")
-        self.running[name] = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        log.close()
-        return self.running[name]
-
-    def log(self, name: str) -> str:
-        return (self.logs / f"{name}.log").read_text()[-3000:]
-
-    def stop(self, name: str):
-        process = self.running.pop(name, None)
-        if process is None or process.poll() is not None:
-            return
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-    def stop_all(self):
-        for name in list(self.running):
-            self.stop(name)
-
-
-def _gunicorn(processes: Processes, name: str, port: int, env: dict, workers: int):
-    import requests
-
-    processes.start(
-        name,
-        [
-            str(Path(sys.executable).with_name("gunicorn")),
-            "skatclub.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-        ],
-        env,
-    )
-    address = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            if requests.get(address + "/health/", timeout=2).ok:
-                return address
-        except requests.RequestException:
-            pass
-        assert processes.running[name].poll() is None, processes.log(name)
-        time.sleep(0.1)
-    raise AssertionError(f"{name} did not answer: {processes.log(name)}")
-
-
 @pytest.fixture
 def sites(tmp_path):
     """Both sites running: a dict with their addresses, environments, the key, the links."""
     try:
-        _postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        _postgres(f"CREATE DATABASE {DATABASE}")
+        postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        postgres(f"CREATE DATABASE {DATABASE}")
     except Exception as error:  # noqa: BLE001 (any failure to reach it: skip)
         pytest.skip(f"PostgreSQL at 127.0.0.1:5432 does not answer: {error}")
     processes = Processes(tmp_path)
     try:
-        hall_port, public_port = _free_ports(2)
-        hall_env = _env(f"sqlite:///{tmp_path / 'hall.sqlite3'}")
-        public_env = _env(f"postgres://postgres@127.0.0.1:5432/{DATABASE}")
-        _migrate(hall_env, public_env)
-        evening = json.loads(_manage(hall_env, "shell", "-c", SETUP).stdout.splitlines()[-1])
-        made = _manage(public_env, "publishing_key", "create", "--club", "Skatfreunde Altenburg")
+        hall_port, public_port = free_ports(PORTS, 2)
+        hall_env = site_env(f"sqlite:///{tmp_path / 'hall.sqlite3'}")
+        public_env = site_env(f"postgres://postgres@127.0.0.1:5432/{DATABASE}")
+        migrate(hall_env, public_env)
+        evening = json.loads(manage(hall_env, "shell", "-c", SETUP).stdout.splitlines()[-1])
+        made = manage(public_env, "publishing_key", "create", "--club", "Skatfreunde Altenburg")
         key = made.stdout.strip().splitlines()[-1]
         yield {
             "processes": processes,
-            "hall": _gunicorn(processes, "hall", hall_port, hall_env, 1),
-            "public": _gunicorn(processes, "public", public_port, public_env, 2),
+            "hall": gunicorn(processes, "hall", hall_port, hall_env, 1),
+            "public": gunicorn(processes, "public", public_port, public_env, 2),
             "public_port": public_port,
             "hall_env": hall_env,
             "public_env": public_env,
@@ -223,7 +99,7 @@ def sites(tmp_path):
         }
     finally:
         processes.stop_all()
-        _postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
 
 
 SLUG = "herbstpreisskat"
@@ -337,7 +213,7 @@ def test_the_public_standings_follow_the_hall_within_5_s(sites):
     # An outage of some seconds (a restart of the public site), not only a blip: the
     # sender's retries must still find the site within 5 s once it is back.
     time.sleep(max(0.0, OUTAGE - (time.monotonic() - stopped)))
-    sites["public"] = _gunicorn(processes, "public", sites["public_port"], public_env, 2)
+    sites["public"] = gunicorn(processes, "public", sites["public_port"], public_env, 2)
     equal_within(sites)
     assert processes.running["sender"].poll() is None, processes.log("sender")
 
@@ -345,14 +221,14 @@ def test_the_public_standings_follow_the_hall_within_5_s(sites):
     processes.stop("sender")
     before = standings(sites["public"])
     desk.enter(1)
-    refused = _manage(hall_env, *sender(sites, "--key", "wrong", "--once")[2:], check=False)
+    refused = manage(hall_env, *sender(sites, "--key", "wrong", "--once")[2:], check=False)
     assert refused.returncode != 0
     assert "refused the batch (403)" in refused.stderr, refused.stderr
     assert standings(sites["public"]) == before != standings(sites["hall"])
 
     # The right key revoked at the public site: refused the same way, nothing changes.
-    _manage(public_env, "publishing_key", "revoke", sites["key"])
-    revoked = _manage(hall_env, *sender(sites, "--key", sites["key"], "--once")[2:], check=False)
+    manage(public_env, "publishing_key", "revoke", sites["key"])
+    revoked = manage(hall_env, *sender(sites, "--key", sites["key"], "--once")[2:], check=False)
     assert revoked.returncode != 0
     assert "refused the batch (403)" in revoked.stderr, revoked.stderr
     assert standings(sites["public"]) == before

@@ -9,18 +9,19 @@ Skipped where PostgreSQL does not answer at 127.0.0.1:5432 or no loopback port i
 """
 
 import json
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.tournaments.hall.sites import (
+    Processes,
+    free_ports,
+    gunicorn,
+    manage,
+    postgres,
+    site_env,
+)
+
 DATABASE = "venues_league"
 PORTS = range(8820, 8830)
 SETUP = "from tests.tournaments.hall import venue_sites as v; "
@@ -34,48 +35,8 @@ SEASON_TABLE = (
 )
 
 
-def _postgres(sql: str):
-    import psycopg
-
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-        c.execute(sql)
-
-
-def _env(database_url: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE"))}
-    env.update(
-        DATABASE_URL=database_url,
-        DJANGO_DEBUG="1",
-        DJANGO_SECRET_KEY="venue-sites-test-only",
-        PYTHONDONTWRITEBYTECODE="1",
-    )
-    return env
-
-
-def _run(env, *args, ok=True) -> subprocess.CompletedProcess:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if ok:
-        assert done.returncode == 0, (done.stdout + done.stderr)[-2000:]
-    return done
-
-
-def _free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) != 0:
-                return port
-    pytest.skip("no free port in 8820–8829")
-
-
 def _tables(env) -> dict:
-    document = json.loads(_run(env, "export_tournament", "liga-1").stdout)
+    document = json.loads(manage(env, "export_tournament", "liga-1").stdout)
     return {t["number"]: t for series in document["series"] for t in series["tables"]}
 
 
@@ -95,55 +56,28 @@ def _season_table_keyed_directly(env) -> list:
         "except Undo:\n"
         "    pass\n"
     )
-    return json.loads(_run(env, "shell", "-c", code).stdout.strip().splitlines()[-1])
+    return json.loads(manage(env, "shell", "-c", code).stdout.strip().splitlines()[-1])
 
 
 @pytest.fixture
 def league_site(tmp_path):
     """(address, env, setup): the league site running, with the drawn match day."""
     try:
-        _postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        _postgres(f"CREATE DATABASE {DATABASE}")
+        postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        postgres(f"CREATE DATABASE {DATABASE}")
     except Exception as error:  # noqa: BLE001 (any failure to reach it: skip)
         pytest.skip(f"PostgreSQL at 127.0.0.1:5432 does not answer: {error}")
-    env = _env(f"postgres://postgres@127.0.0.1:5432/{DATABASE}")
-    server = None
-    log = (tmp_path / "league.log").open("w")
+    env = site_env(f"postgres://postgres@127.0.0.1:5432/{DATABASE}")
+    processes = Processes(tmp_path)
     try:
-        _run(env, "migrate", "--verbosity", "0")
+        manage(env, "migrate", "--verbosity", "0")
         out = tmp_path / "league.json"
-        _run(env, "shell", "-c", SETUP + f"v.league_site({str(out)!r})")
-        port = _free_port()
-        server = subprocess.Popen(
-            [
-                str(Path(sys.executable).with_name("gunicorn")),
-                "skatclub.wsgi:application",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "2",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        address = f"http://127.0.0.1:{port}"
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(address + "/health/", timeout=2).read()
-                break
-            except OSError:
-                assert server.poll() is None, (tmp_path / "league.log").read_text()[-2000:]
-                time.sleep(0.25)
-        yield address, env, json.loads(out.read_text())
+        manage(env, "shell", "-c", SETUP + f"v.league_site({str(out)!r})")
+        (port,) = free_ports(PORTS)
+        yield gunicorn(processes, "league", port, env, 2), env, json.loads(out.read_text())
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
-        log.close()
-        _postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        processes.stop_all()
+        postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
 
 
 def test_two_venue_halls_publish_their_own_tables(league_site, tmp_path):
@@ -155,15 +89,15 @@ def test_two_venue_halls_publish_their_own_tables(league_site, tmp_path):
     document = tmp_path / "match-day.json"
     document.write_text(json.dumps(setup["document"]))
 
-    halls = {name: _env(f"sqlite:///{tmp_path / name}.sqlite3") for name in setup["tables"]}
+    halls = {name: site_env(f"sqlite:///{tmp_path / name}.sqlite3") for name in setup["tables"]}
     first, *others = halls
-    _run(halls[first], "migrate", "--verbosity", "0")
+    manage(halls[first], "migrate", "--verbosity", "0")
     for name in others:
         shutil.copyfile(tmp_path / f"{first}.sqlite3", tmp_path / f"{name}.sqlite3")
     for name, env in halls.items():
-        _run(env, "import_tournament", str(document), "--club", f"Skat {name}")
-        _run(env, "shell", "-c", SETUP + f"v.hall_keys({setup['tables'][name]})")
-        done = _run(
+        manage(env, "import_tournament", str(document), "--club", f"Skat {name}")
+        manage(env, "shell", "-c", SETUP + f"v.hall_keys({setup['tables'][name]})")
+        done = manage(
             env, "publish", "liga-1", "--to", address, "--key", setup["keys"][name],
             "--venue", name, "--once",
         )  # fmt: skip
@@ -177,12 +111,14 @@ def test_two_venue_halls_publish_their_own_tables(league_site, tmp_path):
             assert after[number] != before[number]
 
     # The Altenburg hall keys a Zeitz table: refused, the league site's table unchanged.
-    _run(halls["Altenburg"], "shell", "-c", SETUP + "v.hall_keys([3], close=False)")
-    refused = _run(halls["Altenburg"], "publish", "liga-1", "--to", address, "--once", ok=False)
+    manage(halls["Altenburg"], "shell", "-c", SETUP + "v.hall_keys([3], close=False)")
+    refused = manage(
+        halls["Altenburg"], "publish", "liga-1", "--to", address, "--once", check=False
+    )
     assert refused.returncode != 0
     assert "not kept at this venue" in refused.stderr + refused.stdout
     assert _tables(league)[3] == after[3]
 
     # The director confirms after the evening; the season table is the directly keyed one.
-    table = json.loads(_run(league, "shell", "-c", SEASON_TABLE).stdout.strip().splitlines()[-1])
+    table = json.loads(manage(league, "shell", "-c", SEASON_TABLE).stdout.strip().splitlines()[-1])
     assert table == expected
