@@ -40,6 +40,7 @@ from tournaments import permissions
 from tournaments.leagues.selectors import season_tables
 from tournaments.leagues.sql import registrations
 from tournaments.models import Player, Registration, Season, Seat, Tournament
+from tournaments.ratings.method import place_at_table
 from tournaments.standings.selectors import (
     PlayerSeriesLine,
     PlayerStatistics,
@@ -284,7 +285,7 @@ def player_career(player: Player, *, viewer=None, places: bool = True) -> Career
         at_table = seats.get(h.line.table_id, [])
         place = None
         if h.line.games:
-            place = 1 + sum(1 for s in at_table if s[1] > h.line.list_points)
+            place = place_at_table(h.line.list_points, [s[1] for s in at_table])
         series.append(
             CareerSeries(
                 tournament=h.tournament,

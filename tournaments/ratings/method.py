@@ -38,10 +38,15 @@ class Skill:
 START = Skill(START_MU, START_SIGMA)
 
 
+def place_at_table(own: int, list_points: Sequence[int]) -> int:
+    """A seat's place at its table: 1 the most list points, equal points share a place.
+    The rating's finishing order and the career page's place at the table both ask here."""
+    return 1 + sum(1 for other in list_points if other > own)
+
+
 def places(list_points: Sequence[int]) -> list[int]:
-    """Each seat's place at the table, 1 the most list points; equal points share a place
-    (1, 2, 2, 4)."""
-    return [1 + sum(1 for other in list_points if other > own) for own in list_points]
+    """Each seat's place at the table (1, 2, 2, 4 with a tie)."""
+    return [place_at_table(own, list_points) for own in list_points]
 
 
 def rate_table(before: Sequence[Skill], list_points: Sequence[int]) -> list[Skill]:
